@@ -1,0 +1,33 @@
+import type { App } from '../app/context.js';
+import type { FlagKind, ParsedArgs } from './args.js';
+
+export interface CommandIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  stdinIsTTY: boolean;
+  /** Ask a yes/no question on the terminal. */
+  confirm: (question: string) => Promise<boolean>;
+}
+
+export interface CommandContext {
+  args: ParsedArgs;
+  json: boolean;
+  io: CommandIO;
+  /** Opens the store and resolves the project on first use. */
+  app: () => App;
+}
+
+/** What a command returns: the JSON object, and the human rendering of it. */
+export interface CommandResult {
+  json: unknown;
+  text?: string;
+  exitCode?: number;
+}
+
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  flags: Record<string, FlagKind>;
+  run(ctx: CommandContext): Promise<CommandResult> | CommandResult;
+}

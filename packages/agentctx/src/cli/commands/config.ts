@@ -1,0 +1,45 @@
+import { getConfigValue, saveConfig, setConfigValue } from '../../app/config.js';
+import { AgentctxError } from '../../core/errors.js';
+import { str } from '../args.js';
+import type { Command } from '../command.js';
+
+export const command: Command = {
+  name: 'config',
+  summary: 'Show or change settings in config.json.',
+  usage:
+    'agentctx config [get KEY | set KEY VALUE] [--no-llm|--llm] [--llm-backend auto|api|claude-cli|off] [--no-embeddings|--embeddings] [--model-tier default|quality] [--json]',
+  flags: { llm: 'boolean', embeddings: 'boolean', 'llm-backend': 'string', 'model-tier': 'string' },
+  run({ args, app }) {
+    const a = app();
+    let config = a.config;
+    const [verb, key, ...valueParts] = args.positionals;
+    const sets: [string, string][] = [];
+    if (args.flags.llm !== undefined) sets.push(['llm.enabled', String(args.flags.llm)]);
+    if (args.flags.embeddings !== undefined) sets.push(['embeddings.enabled', String(args.flags.embeddings)]);
+    const backend = str(args.flags, 'llmBackend');
+    if (backend) sets.push(['llm.backend', backend]);
+    const tier = str(args.flags, 'modelTier');
+    if (tier) sets.push(['modelTier', tier]);
+    if (verb === 'get') {
+      if (!key) throw new AgentctxError('usage', 'config get needs a KEY');
+      const value = getConfigValue(config, key);
+      return {
+        json: { [key]: value },
+        text: typeof value === 'object' ? JSON.stringify(value, null, 2) : String(value),
+      };
+    }
+    if (verb === 'set') {
+      if (!key || valueParts.length === 0)
+        throw new AgentctxError('usage', 'config set needs a KEY and a VALUE');
+      sets.push([key, valueParts.join(' ')]);
+    } else if (verb !== undefined) {
+      throw new AgentctxError('usage', `unknown config action ${JSON.stringify(verb)}; use get or set`);
+    }
+    for (const [k, v] of sets) config = setConfigValue(config, k, v);
+    if (sets.length > 0) saveConfig(a.paths.config, config);
+    return {
+      json: { config, path: a.paths.config, changed: sets.map(([k]) => k) },
+      text: JSON.stringify(config, null, 2),
+    };
+  },
+};

@@ -1,0 +1,23 @@
+import { resolve } from 'node:path';
+import { exportMarkdown } from '../../core/export.js';
+import { writeFileAtomic } from '../../storage/atomic-write.js';
+import { bool, str } from '../args.js';
+import type { Command } from '../command.js';
+
+export const command: Command = {
+  name: 'export',
+  summary: 'Export the project and the global profile as Markdown, grouped by type.',
+  usage: 'agentctx export [--out FILE] [--history] [--json]',
+  flags: { out: 'string', history: 'boolean' },
+  run({ args, app }) {
+    const a = app();
+    const { markdown, count } = exportMarkdown(a.db, a.project, a.clock(), bool(args.flags, 'history'));
+    const out = str(args.flags, 'out');
+    if (out) {
+      const path = resolve(out);
+      writeFileAtomic(path, markdown, 0o644);
+      return { json: { path, records: count }, text: `wrote ${count} records to ${path}` };
+    }
+    return { json: { records: count, markdown }, text: markdown };
+  },
+};

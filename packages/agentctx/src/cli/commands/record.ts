@@ -1,0 +1,35 @@
+import { createRecord } from '../../core/records.js';
+import { bool, str } from '../args.js';
+import type { Command } from '../command.js';
+
+export const command: Command = {
+  name: 'record',
+  summary: 'Record a decision, convention, preference, discovery, bugfix, handover or profile fact.',
+  usage:
+    'agentctx record --type TYPE --title TITLE --body BODY [--scope project|global] [--supersedes ID] [--pin] [--json]',
+  flags: {
+    type: 'string',
+    title: 'string',
+    body: 'string',
+    scope: 'string',
+    supersedes: 'string',
+    pin: 'boolean',
+  },
+  run({ args, app }) {
+    const f = args.flags;
+    const rec = createRecord(app().records(), {
+      type: str(f, 'type'),
+      title: str(f, 'title'),
+      body: str(f, 'body'),
+      scope: str(f, 'scope') ?? 'project',
+      supersedes: str(f, 'supersedes') ?? null,
+      pinned: bool(f, 'pin'),
+      confidence: 'explicit',
+      source: 'cli',
+    });
+    const json: Record<string, string> = { id: rec.id };
+    const superseded = str(f, 'supersedes');
+    if (superseded) json.superseded = superseded;
+    return { json, text: `recorded ${rec.type} ${rec.id}${superseded ? ` (supersedes ${superseded})` : ''}` };
+  },
+};

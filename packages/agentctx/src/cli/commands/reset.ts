@@ -1,0 +1,37 @@
+import { rmSync } from 'node:fs';
+import { digestPath } from '../../app/paths.js';
+import { AgentctxError } from '../../core/errors.js';
+import { resetNamespace } from '../../core/reset.js';
+import { GLOBAL_PROJECT } from '../../core/types.js';
+import { bool } from '../args.js';
+import type { Command } from '../command.js';
+
+export const command: Command = {
+  name: 'reset',
+  summary: 'Delete everything agentctx stored for this project (and, with --global, the global profile).',
+  usage: 'agentctx reset [--global] [--yes] [--json]',
+  flags: { yes: 'boolean', global: 'boolean' },
+  async run({ args, app, io }) {
+    const a = app();
+    const global = bool(args.flags, 'global');
+    const what = `all records, sessions and graph data of ${a.project.name}${global ? ' and the global profile' : ''}`;
+    if (!bool(args.flags, 'yes')) {
+      if (!io.stdinIsTTY) throw new AgentctxError('usage', `reset deletes ${what}; pass --yes to confirm`);
+      if (!(await io.confirm(`Delete ${what}?`))) {
+        return { json: { reset: false }, text: 'nothing deleted', exitCode: 1 };
+      }
+    }
+    const deleted = resetNamespace(a.db, a.project.id).records;
+    const globalDeleted = global ? resetNamespace(a.db, GLOBAL_PROJECT).records : 0;
+    rmSync(digestPath(a.paths, a.project.id), { force: true });
+    return {
+      json: {
+        reset: true,
+        project_id: a.project.id,
+        records_deleted: deleted,
+        global_records_deleted: globalDeleted,
+      },
+      text: `deleted ${deleted} records of ${a.project.name}${global ? ` and ${globalDeleted} global records` : ''}`,
+    };
+  },
+};

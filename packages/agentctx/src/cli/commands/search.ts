@@ -1,0 +1,47 @@
+import { AgentctxError } from '../../core/errors.js';
+import { toIndexEntry } from '../../core/index-entry.js';
+import { search } from '../../core/retrieval.js';
+import { isRecordType, isScope } from '../../core/types.js';
+import { bool, num, str } from '../args.js';
+import type { Command } from '../command.js';
+
+export const command: Command = {
+  name: 'search',
+  summary: 'Search the project and the global profile; returns an index of matching records.',
+  usage: 'agentctx search QUERY [--type T] [--scope project|global] [--limit N] [--history] [--json]',
+  flags: { type: 'string', scope: 'string', limit: 'number', history: 'boolean' },
+  run({ args, app }) {
+    const query = args.positionals.join(' ');
+    if (!query.trim()) throw new AgentctxError('usage', 'search needs a query');
+    const type = str(args.flags, 'type');
+    if (type !== undefined && !isRecordType(type))
+      throw new AgentctxError('usage', `unknown type ${JSON.stringify(type)}`);
+    const scope = str(args.flags, 'scope') ?? 'project';
+    if (!isScope(scope)) throw new AgentctxError('usage', 'scope must be project or global');
+    const limit = num(args.flags, 'limit') ?? 10;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 50)
+      throw new AgentctxError('usage', 'limit must be 1–50');
+    const a = app();
+    const now = a.clock();
+    const res = search(a.db, {
+      projectId: a.project.id,
+      query,
+      types: type ? [type] : undefined,
+      scope,
+      limit,
+      history: bool(args.flags, 'history'),
+      now,
+    });
+    const results = res.hits.map((h) => toIndexEntry(h, now));
+    const json: Record<string, unknown> = { results };
+    if (res.degraded) json.degraded = res.degraded;
+    const lines = results.map(
+      (r) =>
+        `${r.id}  ${r.type.padEnd(10)} ${r.age.padStart(8)}  ${r.confidence.padEnd(10)} ${r.title}${r.superseded ? ' (superseded)' : ''}`,
+    );
+    const text =
+      (res.degraded ? `(degraded: ${res.degraded})\n` : '') +
+      (lines.length ? lines.join('\n') : 'no matches');
+    return { json, text };
+  },
+};

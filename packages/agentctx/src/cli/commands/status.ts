@@ -1,0 +1,49 @@
+import { RECORD_TYPES } from '../../core/types.js';
+import { countByType } from '../../storage/records-repo.js';
+import { listSessions, sessionTotals } from '../../storage/sessions-repo.js';
+import type { Command } from '../command.js';
+
+export const command: Command = {
+  name: 'status',
+  summary: 'What agentctx knows about this project, and what it has cost.',
+  usage: 'agentctx status [--json]',
+  flags: {},
+  run({ app }) {
+    const a = app();
+    const raw = countByType(a.db, a.project.id);
+    const counts = Object.fromEntries(RECORD_TYPES.map((t) => [t, raw[t] ?? 0]));
+    const global = countByType(a.db, '_global');
+    const totals = sessionTotals(a.db, a.project.id);
+    const sessions = listSessions(a.db, a.project.id, 10);
+    const json = {
+      project_id: a.project.id,
+      project: a.project.name,
+      root: a.project.root,
+      origin: a.project.origin,
+      store: a.paths.db,
+      counts,
+      global_counts: global,
+      sessions: totals.sessions,
+      tokens_injected: totals.tokens_injected,
+      extraction_cost_usd: Math.round(totals.extraction_cost_usd * 1e6) / 1e6,
+      recent_sessions: sessions,
+    };
+    const text = [
+      `project   ${a.project.name} (${a.project.id.slice(0, 12)})`,
+      `root      ${a.project.root}`,
+      `store     ${a.paths.db}`,
+      `records   ${RECORD_TYPES.map((t) => `${t} ${counts[t]}`).join(', ')}`,
+      `global    ${
+        Object.entries(global)
+          .map(([t, n]) => `${t} ${n}`)
+          .join(', ') || 'none'
+      }`,
+      `sessions  ${totals.sessions}, ${totals.tokens_injected} tokens injected, $${totals.extraction_cost_usd.toFixed(4)} extraction`,
+      ...sessions.map(
+        (s) =>
+          `  ${s.session_id}  ${s.started_at ?? ''}  ${s.tokens_injected} tokens  $${s.extraction_cost_usd.toFixed(4)}`,
+      ),
+    ].join('\n');
+    return { json, text };
+  },
+};

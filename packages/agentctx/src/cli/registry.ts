@@ -1,0 +1,15 @@
+import type { Command } from './command.js';
+
+type Loader = () => Promise<Command>;
+
+/** Every CLI command, loaded only when it runs. One file per command under ./commands. */
+export const COMMANDS: Record<string, Loader> = {
+  record: async () => (await import('./commands/record.js')).command,
+  supersede: async () => (await import('./commands/supersede.js')).command,
+  search: async () => (await import('./commands/search.js')).command,
+  show: async () => (await import('./commands/show.js')).command,
+  export: async () => (await import('./commands/export.js')).command,
+  status: async () => (await import('./commands/status.js')).command,
+  reset: async () => (await import('./commands/reset.js')).command,
+  config: async () => (await import('./commands/config.js')).command,
+};

@@ -1,0 +1,98 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * Versioned schema. Each entry upgrades `PRAGMA user_version` from its index to index + 1.
+ * Never edit a migration that has shipped: append a new one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: the schema of SPEC §3.1
+  `
+  CREATE TABLE records (
+    id              TEXT PRIMARY KEY,
+    project_id      TEXT NOT NULL,
+    type            TEXT NOT NULL,
+    title           TEXT NOT NULL,
+    body            TEXT NOT NULL,
+    scope           TEXT DEFAULT 'project',
+    pinned          INTEGER DEFAULT 0,
+    confidence      TEXT DEFAULT 'inferred',
+    reinforce_count INTEGER DEFAULT 0,
+    valid_from      TEXT NOT NULL,
+    recorded_at     TEXT NOT NULL,
+    superseded_at   TEXT,
+    superseded_by   TEXT REFERENCES records(id),
+    access_count    INTEGER DEFAULT 0,
+    last_accessed   TEXT,
+    score           REAL DEFAULT 1.0,
+    claudemd_drift_score REAL DEFAULT 0.0,
+    source          TEXT NOT NULL,
+    session_id      TEXT,
+    pending_embedding INTEGER DEFAULT 1
+  );
+
+  CREATE VIRTUAL TABLE records_fts USING fts5(title, body, content=records, content_rowid=rowid);
+
+  CREATE TRIGGER records_fts_ai AFTER INSERT ON records BEGIN
+    INSERT INTO records_fts(rowid, title, body) VALUES (new.rowid, new.title, new.body);
+  END;
+  CREATE TRIGGER records_fts_ad AFTER DELETE ON records BEGIN
+    INSERT INTO records_fts(records_fts, rowid, title, body) VALUES ('delete', old.rowid, old.title, old.body);
+  END;
+  CREATE TRIGGER records_fts_au AFTER UPDATE OF title, body ON records BEGIN
+    INSERT INTO records_fts(records_fts, rowid, title, body) VALUES ('delete', old.rowid, old.title, old.body);
+    INSERT INTO records_fts(rowid, title, body) VALUES (new.rowid, new.title, new.body);
+  END;
+
+  CREATE TABLE nodes (
+    id TEXT PRIMARY KEY, project_id TEXT,
+    kind TEXT,
+    name TEXT UNIQUE
+  );
+  CREATE TABLE edges (
+    id TEXT PRIMARY KEY,
+    from_id TEXT NOT NULL, to_id TEXT NOT NULL,
+    rel_type TEXT NOT NULL,
+    weight REAL DEFAULT 1.0
+  );
+  CREATE INDEX edges_from ON edges(from_id);
+  CREATE INDEX edges_to ON edges(to_id);
+
+  CREATE TABLE record_entities (record_id TEXT, entity_id TEXT);
+
+  CREATE TABLE sessions (
+    session_id TEXT PRIMARY KEY, project_id TEXT,
+    started_at TEXT, ended_at TEXT,
+    tokens_injected INTEGER DEFAULT 0, extraction_cost_usd REAL DEFAULT 0
+  );
+
+  -- Document frequencies, read to keep the rarest words of a long query.
+  CREATE VIRTUAL TABLE records_fts_vocab USING fts5vocab(records_fts, 'row');
+
+  -- Access paths beyond the spec's (performance only; no new columns).
+  CREATE INDEX records_project_current ON records(project_id, superseded_at, type);
+  CREATE INDEX records_superseded_by ON records(superseded_by);
+  CREATE UNIQUE INDEX record_entities_pair ON record_entities(record_id, entity_id);
+  CREATE INDEX record_entities_entity ON record_entities(entity_id);
+  CREATE INDEX nodes_project ON nodes(project_id, kind);
+  CREATE INDEX sessions_project ON sessions(project_id, started_at);
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Bring the file up to SCHEMA_VERSION. Each step runs in its own transaction. */
+export function migrate(db: Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(
+      `agentctx.db has schema version ${current}, newer than this agentctx (${SCHEMA_VERSION}); upgrade agentctx`,
+    );
+  }
+  for (let v = current; v < SCHEMA_VERSION; v++) {
+    const step = db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    });
+    step.immediate();
+  }
+}

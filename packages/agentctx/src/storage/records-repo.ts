@@ -1,0 +1,152 @@
+import type { ContextRecord } from '../core/types.js';
+import type { Db } from './open.js';
+
+export type NewRecordRow = Pick<
+  ContextRecord,
+  | 'id'
+  | 'project_id'
+  | 'type'
+  | 'title'
+  | 'body'
+  | 'scope'
+  | 'pinned'
+  | 'confidence'
+  | 'reinforce_count'
+  | 'valid_from'
+  | 'recorded_at'
+  | 'source'
+  | 'session_id'
+>;
+
+export function insertRecord(db: Db, row: NewRecordRow): void {
+  db.prepare(
+    `INSERT INTO records (id, project_id, type, title, body, scope, pinned, confidence, reinforce_count,
+       valid_from, recorded_at, source, session_id)
+     VALUES (@id, @project_id, @type, @title, @body, @scope, @pinned, @confidence, @reinforce_count,
+       @valid_from, @recorded_at, @source, @session_id)`,
+  ).run(row);
+}
+
+export function getRecord(db: Db, id: string): ContextRecord | undefined {
+  return db.prepare('SELECT * FROM records WHERE id = ?').get(id) as ContextRecord | undefined;
+}
+
+/** Records with these ids that the given namespaces may see (history included). */
+export function getVisibleRecords(
+  db: Db,
+  ids: readonly string[],
+  namespaces: readonly string[],
+): ContextRecord[] {
+  if (ids.length === 0) return [];
+  const idMarks = ids.map(() => '?').join(',');
+  const nsMarks = namespaces.map(() => '?').join(',');
+  return db
+    .prepare(`SELECT * FROM records WHERE id IN (${idMarks}) AND project_id IN (${nsMarks})`)
+    .all(...ids, ...namespaces) as ContextRecord[];
+}
+
+/** Mark `oldId` superseded by `newId`; returns false when it already was. */
+export function markSuperseded(db: Db, oldId: string, newId: string, at: string): boolean {
+  const res = db
+    .prepare('UPDATE records SET superseded_at = ?, superseded_by = ? WHERE id = ? AND superseded_at IS NULL')
+    .run(at, newId, oldId);
+  return res.changes === 1;
+}
+
+/** Follow `superseded_by` from a record to the current head (cycle-safe). */
+export function currentHead(db: Db, id: string): ContextRecord | undefined {
+  const stmt = db.prepare('SELECT * FROM records WHERE id = ?');
+  let rec = stmt.get(id) as ContextRecord | undefined;
+  const seen = new Set<string>();
+  while (rec?.superseded_by && !seen.has(rec.id)) {
+    seen.add(rec.id);
+    const next = stmt.get(rec.superseded_by) as ContextRecord | undefined;
+    if (!next) break;
+    rec = next;
+  }
+  return rec;
+}
+
+/** The whole supersession chain through a record, oldest first. */
+export function supersessionChain(db: Db, id: string): ContextRecord[] {
+  const byId = db.prepare('SELECT * FROM records WHERE id = ?');
+  const bySuccessor = db.prepare('SELECT * FROM records WHERE superseded_by = ?');
+  const start = byId.get(id) as ContextRecord | undefined;
+  if (!start) return [];
+  const seen = new Set<string>([start.id]);
+  const before: ContextRecord[] = [];
+  let cur: ContextRecord | undefined = start;
+  for (;;) {
+    const prev = bySuccessor.get(cur.id) as ContextRecord | undefined;
+    if (!prev || seen.has(prev.id)) break;
+    seen.add(prev.id);
+    before.unshift(prev);
+    cur = prev;
+  }
+  const after: ContextRecord[] = [];
+  cur = start;
+  while (cur.superseded_by) {
+    const next = byId.get(cur.superseded_by) as ContextRecord | undefined;
+    if (!next || seen.has(next.id)) break;
+    seen.add(next.id);
+    after.push(next);
+    cur = next;
+  }
+  return [...before, start, ...after];
+}
+
+export function bumpAccess(db: Db, ids: readonly string[], at: string): void {
+  const stmt = db.prepare(
+    'UPDATE records SET access_count = access_count + 1, last_accessed = ? WHERE id = ?',
+  );
+  for (const id of ids) stmt.run(at, id);
+}
+
+export interface ListFilter {
+  namespaces: readonly string[];
+  types?: readonly string[];
+  history?: boolean;
+  pinnedOnly?: boolean;
+  limit?: number;
+}
+
+/** Records of the given namespaces, newest first. Superseded ones only with `history`. */
+export function listRecords(db: Db, f: ListFilter): ContextRecord[] {
+  const where: string[] = [`project_id IN (${f.namespaces.map(() => '?').join(',')})`];
+  const args: unknown[] = [...f.namespaces];
+  if (!f.history) where.push('superseded_at IS NULL');
+  if (f.types && f.types.length > 0) {
+    where.push(`type IN (${f.types.map(() => '?').join(',')})`);
+    args.push(...f.types);
+  }
+  if (f.pinnedOnly) where.push('pinned = 1');
+  const limit = f.limit ? ` LIMIT ${Math.max(1, Math.floor(f.limit))}` : '';
+  return db
+    .prepare(`SELECT * FROM records WHERE ${where.join(' AND ')} ORDER BY recorded_at DESC, id DESC${limit}`)
+    .all(...args) as ContextRecord[];
+}
+
+export function countByType(db: Db, projectId: string): Record<string, number> {
+  const rows = db
+    .prepare(
+      'SELECT type, COUNT(*) AS n FROM records WHERE project_id = ? AND superseded_at IS NULL GROUP BY type',
+    )
+    .all(projectId) as { type: string; n: number }[];
+  return Object.fromEntries(rows.map((r) => [r.type, r.n]));
+}
+
+/** Find a current record of the namespace with exactly this type, title and body. */
+export function findVerbatim(
+  db: Db,
+  projectId: string,
+  type: string,
+  title: string,
+  body: string,
+): ContextRecord | undefined {
+  return db
+    .prepare(
+      `SELECT * FROM records WHERE project_id = ? AND type = ? AND title = ? AND body = ?
+       AND superseded_at IS NULL LIMIT 1`,
+    )
+    .get(projectId, type, title, body) as ContextRecord | undefined;
+}

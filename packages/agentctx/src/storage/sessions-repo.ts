@@ -1,0 +1,71 @@
+import type { Db } from './open.js';
+
+export interface SessionRow {
+  session_id: string;
+  project_id: string | null;
+  started_at: string | null;
+  ended_at: string | null;
+  tokens_injected: number;
+  extraction_cost_usd: number;
+}
+
+/** Make sure a session row exists, attached to the project it runs in. */
+export function touchSession(db: Db, sessionId: string, projectId: string, at: string): void {
+  db.prepare(
+    `INSERT INTO sessions (session_id, project_id, started_at) VALUES (?, ?, ?)
+     ON CONFLICT(session_id) DO UPDATE SET project_id = excluded.project_id`,
+  ).run(sessionId, projectId, at);
+}
+
+/** Self-accounting (SPEC §9): add an injection's token estimate to its session. */
+export function addInjectedTokens(
+  db: Db,
+  sessionId: string,
+  projectId: string,
+  tokens: number,
+  at: string,
+): void {
+  db.prepare(
+    `INSERT INTO sessions (session_id, project_id, started_at, tokens_injected) VALUES (?, ?, ?, ?)
+     ON CONFLICT(session_id) DO UPDATE SET tokens_injected = tokens_injected + excluded.tokens_injected`,
+  ).run(sessionId, projectId, at, tokens);
+}
+
+export function addExtractionCost(
+  db: Db,
+  sessionId: string,
+  projectId: string,
+  usd: number,
+  at: string,
+): void {
+  db.prepare(
+    `INSERT INTO sessions (session_id, project_id, started_at, extraction_cost_usd) VALUES (?, ?, ?, ?)
+     ON CONFLICT(session_id) DO UPDATE SET extraction_cost_usd = extraction_cost_usd + excluded.extraction_cost_usd`,
+  ).run(sessionId, projectId, at, usd);
+}
+
+export function endSession(db: Db, sessionId: string, projectId: string, at: string): void {
+  db.prepare(
+    `INSERT INTO sessions (session_id, project_id, started_at, ended_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT(session_id) DO UPDATE SET ended_at = excluded.ended_at`,
+  ).run(sessionId, projectId, at, at);
+}
+
+export function listSessions(db: Db, projectId: string, limit = 20): SessionRow[] {
+  return db
+    .prepare('SELECT * FROM sessions WHERE project_id = ? ORDER BY started_at DESC LIMIT ?')
+    .all(projectId, limit) as SessionRow[];
+}
+
+export function sessionTotals(
+  db: Db,
+  projectId: string,
+): { sessions: number; tokens_injected: number; extraction_cost_usd: number } {
+  return db
+    .prepare(
+      `SELECT COUNT(*) AS sessions, COALESCE(SUM(tokens_injected), 0) AS tokens_injected,
+              COALESCE(SUM(extraction_cost_usd), 0) AS extraction_cost_usd
+       FROM sessions WHERE project_id = ?`,
+    )
+    .get(projectId) as { sessions: number; tokens_injected: number; extraction_cost_usd: number };
+}

@@ -1,0 +1,31 @@
+// Retrieval benchmark: bundles src/bench/main.ts (the same engine code the hooks use) and runs it.
+//   npm run bench:retrieval -- --dataset FILE [--json]
+//   npm run bench:retrieval -- --latency 10000,100000
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// Under node_modules so that `better-sqlite3` (external) resolves from the bundle.
+const outDir = join(root, 'node_modules', '.cache', 'agentctx-bench');
+mkdirSync(outDir, { recursive: true });
+const outfile = join(outDir, `bench-${process.pid}.mjs`);
+await build({
+  absWorkingDir: root,
+  entryPoints: ['src/bench/main.ts'],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: ['better-sqlite3'],
+  banner: {
+    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
+const { main } = await import(pathToFileURL(outfile).href);
+const { rmSync } = await import('node:fs');
+rmSync(outfile, { force: true });
+process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { parseDataset } from './dataset.js';
+import { measureLatency } from './latency.js';
+import { formatReport, runBench } from './run.js';
+
+/** `bench:retrieval --dataset FILE [--json]` and `--latency N[,N…]`; returns the exit code. */
+export function main(argv: readonly string[]): number {
+  let dataset: string | undefined;
+  let json = false;
+  let latency: number[] | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--json') json = true;
+    else if (a === '--dataset') dataset = argv[++i];
+    else if (a?.startsWith('--dataset=')) dataset = a.slice('--dataset='.length);
+    else if (a === '--latency') latency = (argv[++i] ?? '').split(',').map(Number);
+    else {
+      process.stderr.write(`bench:retrieval: unknown argument ${a}\n`);
+      return 2;
+    }
+  }
+  if (latency) {
+    if (latency.some((n) => !Number.isInteger(n) || n < 1)) {
+      process.stderr.write('bench:retrieval: --latency takes record counts, e.g. 10000,100000\n');
+      return 2;
+    }
+    const reports = latency.map((n) => measureLatency(n));
+    if (json) process.stdout.write(`${JSON.stringify({ latency: reports })}\n`);
+    else
+      for (const r of reports)
+        process.stdout.write(
+          `${r.records} records: ${r.promptWords}-word prompt median ${r.medianMs} ms, p95 ${r.p95Ms} ms; 5-word prompt median ${r.shortMedianMs} ms\n`,
+        );
+    if (!dataset) return 0;
+  }
+  if (!dataset) {
+    process.stderr.write('usage: bench:retrieval --dataset FILE [--json] | --latency 10000,100000\n');
+    return 2;
+  }
+  let data: ReturnType<typeof parseDataset>;
+  try {
+    data = parseDataset(JSON.parse(readFileSync(dataset, 'utf8')));
+  } catch (err) {
+    process.stderr.write(`bench:retrieval: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const report = runBench(data);
+  if (json) {
+    const { engine, baseline, queries, categories, records, engineMsPerQuery } = report;
+    process.stdout.write(
+      `${JSON.stringify({ engine, baseline, queries, categories, records, engineMsPerQuery })}\n`,
+    );
+  } else process.stdout.write(`${formatReport(report)}\n`);
+  return 0;
+}

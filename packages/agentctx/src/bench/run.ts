@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { baselineSearch, search } from '../core/retrieval.js';
+import { type Db, openDb } from '../storage/open.js';
+import { insertRecord } from '../storage/records-repo.js';
+import type { BenchDataset } from './dataset.js';
+import { type Metrics, meanMetrics, scoreQuery } from './metrics.js';
+
+export interface CategoryReport {
+  queries: number;
+  engine: Metrics;
+  baseline: Metrics;
+}
+
+export interface BenchReport {
+  dataset: string;
+  records: number;
+  queries: number;
+  engine: Metrics;
+  baseline: Metrics;
+  categories: Record<string, CategoryReport>;
+  /** Mean engine search time per query, milliseconds. */
+  engineMsPerQuery: number;
+}
+
+/** Load every record into `db` in one transaction; each dataset `project` is its own namespace. */
+export function loadDataset(db: Db, data: BenchDataset): Date {
+  let newest = 0;
+  const tx = db.transaction(() => {
+    for (const r of data.records) {
+      const t = Date.parse(r.valid_from);
+      if (t > newest) newest = t;
+      insertRecord(db, {
+        id: r.id,
+        project_id: r.project,
+        type: r.type,
+        title: r.title,
+        body: r.body,
+        scope: 'project',
+        pinned: 0,
+        confidence: 'explicit',
+        reinforce_count: 0,
+        valid_from: new Date(t).toISOString(),
+        recorded_at: new Date(t).toISOString(),
+        source: 'import',
+        session_id: null,
+      });
+    }
+  });
+  tx();
+  return new Date(newest);
+}
+
+/** Run every query through the engine (`search`, as the prompt hook does) and the plain baseline. */
+export function runBench(data: BenchDataset): BenchReport {
+  const dir = mkdtempSync(join(tmpdir(), 'agentctx-bench-'));
+  const db = openDb(join(dir, 'agentctx.db'));
+  try {
+    const now = loadDataset(db, data);
+    const engine: Metrics[] = [];
+    const baseline: Metrics[] = [];
+    const byCat = new Map<string, { engine: Metrics[]; baseline: Metrics[] }>();
+    let ms = 0;
+    for (const q of data.queries) {
+      const t0 = performance.now();
+      const res = search(db, { projectId: q.project, query: q.query, limit: 10, now });
+      ms += performance.now() - t0;
+      const e = scoreQuery(
+        res.hits.map((h) => h.record.id),
+        q.relevant,
+      );
+      const b = scoreQuery(baselineSearch(db, q.project, q.query, 10), q.relevant);
+      engine.push(e);
+      baseline.push(b);
+      const cat = byCat.get(q.category) ?? { engine: [], baseline: [] };
+      cat.engine.push(e);
+      cat.baseline.push(b);
+      byCat.set(q.category, cat);
+    }
+    const categories: Record<string, CategoryReport> = {};
+    for (const [name, c] of [...byCat].sort((a, b) => a[0].localeCompare(b[0]))) {
+      categories[name] = {
+        queries: c.engine.length,
+        engine: meanMetrics(c.engine),
+        baseline: meanMetrics(c.baseline),
+      };
+    }
+    return {
+      dataset: data.name,
+      records: data.records.length,
+      queries: data.queries.length,
+      engine: meanMetrics(engine),
+      baseline: meanMetrics(baseline),
+      categories,
+      engineMsPerQuery: data.queries.length ? Math.round((ms / data.queries.length) * 1000) / 1000 : 0,
+    };
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function row(label: string, m: Metrics): string {
+  const f = (v: number) => v.toFixed(3).padStart(7);
+  return `${label.padEnd(26)}${f(m.r3)}${f(m.r5)}${f(m.r10)}${f(m.ndcg10)}${f(m.mrr)}`;
+}
+
+/** The human-readable table. */
+export function formatReport(r: BenchReport): string {
+  const lines = [
+    `dataset ${r.dataset}: ${r.records} records, ${r.queries} queries (engine ${r.engineMsPerQuery} ms/query)`,
+    `${''.padEnd(26)}${['R@3', 'R@5', 'R@10', 'NDCG10', 'MRR'].map((h) => h.padStart(7)).join('')}`,
+    row('engine', r.engine),
+    row('baseline (BM25, OR)', r.baseline),
+  ];
+  for (const [name, c] of Object.entries(r.categories)) {
+    lines.push(row(`${name} (${c.queries}) engine`, c.engine));
+    lines.push(row(`${name} (${c.queries}) baseline`, c.baseline));
+  }
+  return lines.join('\n');
+}

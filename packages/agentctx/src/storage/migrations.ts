@@ -76,6 +76,29 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX nodes_project ON nodes(project_id, kind);
   CREATE INDEX sessions_project ON sessions(project_id, started_at);
   `,
+  // 2: consolidation bookkeeping (derived, SPEC §7): near-duplicate merge candidates found by the
+  // duplicate scan (never merged silently), and the last consolidation run of each project.
+  `
+  CREATE TABLE merge_candidates (
+    project_id  TEXT NOT NULL,
+    type        TEXT NOT NULL,
+    record_a    TEXT NOT NULL,
+    record_b    TEXT NOT NULL,
+    similarity  REAL NOT NULL,
+    detected_at TEXT NOT NULL,
+    status      TEXT NOT NULL DEFAULT 'open',
+    PRIMARY KEY (record_a, record_b)
+  );
+  CREATE INDEX merge_candidates_project ON merge_candidates(project_id, status);
+
+  CREATE TABLE consolidation_runs (
+    project_id   TEXT PRIMARY KEY,
+    started_at   TEXT NOT NULL,
+    finished_at  TEXT,
+    duration_ms  INTEGER,
+    summary      TEXT
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -99,6 +99,20 @@ export const MIGRATIONS: readonly string[] = [
     summary      TEXT
   );
   `,
+  // 3: session extraction — how far each transcript has been read, and LLM spend per day
+  `
+  CREATE TABLE extraction_state (
+    session_id      TEXT PRIMARY KEY,
+    transcript_path TEXT NOT NULL,
+    byte_offset     INTEGER NOT NULL DEFAULT 0,
+    updated_at      TEXT NOT NULL
+  );
+
+  CREATE TABLE extraction_costs (
+    day  TEXT PRIMARY KEY,
+    usd  REAL NOT NULL DEFAULT 0
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -12,6 +12,11 @@ export interface DriftEntry {
   file?: string;
   line?: number;
   excerpt?: string;
+  /** The record's drift score, 0 (CLAUDE.md says it) .. 1 (nothing like it there). */
+  score?: number;
+  /** For contradicted entries: the current record that replaced the superseded one. */
+  current_id?: string;
+  current_title?: string;
 }
 
 export interface DriftReport {

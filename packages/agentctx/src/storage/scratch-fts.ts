@@ -1,0 +1,63 @@
+import Database from 'better-sqlite3';
+import { buildMatchExpression, type QueryTerm } from './fts-query.js';
+
+/** One indexed passage of a scratch index. */
+export interface ScratchDoc {
+  key: number;
+  text: string;
+}
+
+export interface ScratchHit {
+  key: number;
+  /** -bm25: higher is better. */
+  rank: number;
+}
+
+/**
+ * A throwaway in-memory FTS5 index over a handful of passages (CLAUDE.md lines, for instance),
+ * queried with the same term machinery as the store. Nothing touches the store file.
+ */
+export interface ScratchIndex {
+  /** Passages matching any term, best BM25 first. */
+  query(terms: readonly QueryTerm[], limit: number): ScratchHit[];
+  /** In how many passages each term's FTS phrase matches. */
+  docFreq(term: QueryTerm): number;
+  readonly size: number;
+  close(): void;
+}
+
+export function createScratchIndex(docs: readonly ScratchDoc[]): ScratchIndex {
+  const db = new Database(':memory:');
+  db.exec('CREATE VIRTUAL TABLE doc USING fts5(text)');
+  const insert = db.prepare('INSERT INTO doc (rowid, text) VALUES (?, ?)');
+  db.transaction(() => {
+    for (const d of docs) insert.run(d.key, d.text);
+  })();
+  const dfCache = new Map<string, number>();
+  return {
+    size: docs.length,
+    query(terms, limit) {
+      const match = buildMatchExpression(terms);
+      if (!match || docs.length === 0) return [];
+      return db
+        .prepare(
+          `SELECT rowid AS key, -bm25(doc) AS rank FROM doc WHERE doc MATCH ? ORDER BY bm25(doc) LIMIT ${Math.max(1, Math.floor(limit))}`,
+        )
+        .all(match) as ScratchHit[];
+    },
+    docFreq(term) {
+      const key = `${term.stem}|${term.prefix}`;
+      const cached = dfCache.get(key);
+      if (cached !== undefined) return cached;
+      const match = buildMatchExpression([term]);
+      const n = match
+        ? (db.prepare('SELECT COUNT(*) AS n FROM doc WHERE doc MATCH ?').get(match) as { n: number }).n
+        : 0;
+      dfCache.set(key, n);
+      return n;
+    },
+    close() {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { appendLog } from '../app/log.js';
+import { AgentctxError, errorMessage } from '../core/errors.js';
+import { estimateTokens } from '../core/tokens.js';
+import { addInjectedTokens } from '../storage/sessions-repo.js';
+import type { ToolContext } from './context.js';
+
+/**
+ * The MCP boundary: every tool answers with one JSON text block. A failure is the structured
+ * `{error, degraded?}` of SPEC §5 with `isError: true`; nothing raw reaches the channel.
+ */
+
+export type Json = Record<string, unknown>;
+
+export interface ToolError extends Json {
+  error: string;
+  degraded?: string;
+  code?: string;
+}
+
+/** A domain or store failure as the structured error object. */
+export function toToolError(err: unknown): ToolError {
+  if (err instanceof AgentctxError) {
+    const { degraded, ...details } = err.details as Json;
+    const out: ToolError = { error: err.message, code: err.code, ...details };
+    if (typeof degraded === 'string') out.degraded = degraded;
+    return out;
+  }
+  const message = errorMessage(err);
+  if (/SQLITE_BUSY|database is locked/i.test(message)) {
+    return { error: 'the store is busy; try again', code: 'busy', degraded: 'store-busy' };
+  }
+  if (/SQLITE_|database|unable to open|better-sqlite3|\.node\b/i.test(message)) {
+    return { error: `the store is unavailable: ${message}`, code: 'store_unavailable', degraded: 'no-store' };
+  }
+  return { error: `internal error: ${message}`, code: 'internal' };
+}
+
+function textResult(payload: Json, isError: boolean): CallToolResult {
+  const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(payload) }] };
+  if (isError) result.isError = true;
+  return result;
+}
+
+/** The SDK's own failures (bad arguments, unknown tool) in the same structured shape. */
+export function sdkErrorResult(message: string): CallToolResult {
+  const cleaned = message.replace(/^MCP error -?\d+:\s*/, '');
+  const invalid = /validation|invalid arguments/i.test(cleaned);
+  return textResult({ error: cleaned, code: invalid ? 'invalid_input' : 'tool_error' }, true);
+}
+
+/** SPEC §9 self-accounting: what a tool result costs the context window, per session. */
+function account(ctx: ToolContext, text: string): void {
+  if (!ctx.sessionId) return;
+  try {
+    const { app } = ctx;
+    addInjectedTokens(app.db, ctx.sessionId, app.project.id, estimateTokens(text), app.clock().toISOString());
+  } catch (err) {
+    appendLog(ctx.app.paths.logs, 'mcp', `accounting failed: ${errorMessage(err)}`);
+  }
+}
+
+export interface ToolSpec<Shape extends z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Shape;
+  annotations?: ToolAnnotations;
+  run: (args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext) => Json;
+}
+
+/** Register one tool; its handler never throws and counts what it returns. */
+export function registerTool<Shape extends z.ZodRawShape>(
+  server: McpServer,
+  ctx: ToolContext,
+  spec: ToolSpec<Shape>,
+): void {
+  const handler = (args: z.infer<z.ZodObject<Shape>>): CallToolResult => {
+    let result: CallToolResult;
+    try {
+      result = textResult(spec.run(args, ctx), false);
+    } catch (err) {
+      const payload = toToolError(err);
+      if (!(err instanceof AgentctxError)) {
+        appendLog(ctx.app.paths.logs, 'mcp', `${spec.name} failed: ${errorMessage(err)}`);
+      }
+      result = textResult(payload, true);
+    }
+    const first = result.content[0];
+    if (first?.type === 'text') account(ctx, first.text);
+    return result;
+  };
+  server.registerTool(
+    spec.name,
+    {
+      title: spec.title,
+      description: spec.description,
+      inputSchema: spec.inputSchema,
+      annotations: spec.annotations,
+    },
+    // The SDK's callback type is generic over the schema; ours is the same function.
+    handler as never,
+  );
+}

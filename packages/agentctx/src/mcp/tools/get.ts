@@ -1,0 +1,86 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { namespacesOf } from '../../core/records.js';
+import type { ContextRecord } from '../../core/types.js';
+import { bumpAccess, currentHead, getVisibleRecords } from '../../storage/records-repo.js';
+import type { ToolContext } from '../context.js';
+import { type Json, registerTool } from '../result.js';
+
+export const GET_MAX = 10;
+
+const description = `Read full records by id — the body, when the fact became true (valid_from), when it was recorded, whether and by what it was superseded, its confidence and where it came from (source, session). Use it after ctx_search or ctx_related, for the few index entries you actually need (at most 10 ids per call).
+Ids that do not exist in this project come back in "missing". A superseded record is listed under "superseded" with the id of its current replacement (current_head), unless history is true.`;
+
+/** A record as the model sees it: everything but the project hash and internal derived flags. */
+function present(r: ContextRecord): Json {
+  return {
+    id: r.id,
+    type: r.type,
+    title: r.title,
+    body: r.body,
+    scope: r.scope,
+    confidence: r.confidence,
+    pinned: r.pinned === 1,
+    reinforce_count: r.reinforce_count,
+    valid_from: r.valid_from,
+    recorded_at: r.recorded_at,
+    superseded_at: r.superseded_at,
+    superseded_by: r.superseded_by,
+    source: r.source,
+    session_id: r.session_id,
+    access_count: r.access_count,
+    last_accessed: r.last_accessed,
+    score: r.score,
+  };
+}
+
+export function registerGet(server: McpServer, ctx: ToolContext): void {
+  registerTool(server, ctx, {
+    name: 'ctx_get',
+    title: 'Read context records',
+    description,
+    annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
+    inputSchema: {
+      ids: z
+        .array(z.string().min(1).max(64))
+        .min(1)
+        .max(GET_MAX)
+        .describe('Record ids from ctx_search / ctx_related, 1–10.'),
+      history: z.boolean().optional().describe('Return superseded records too, in full.'),
+    },
+    run(args): Json {
+      const { app } = ctx;
+      const ids = [...new Set(args.ids)];
+      const db = app.db;
+      const read = db.transaction(() => {
+        const found = getVisibleRecords(db, ids, namespacesOf(app.project.id));
+        const byId = new Map(found.map((r) => [r.id, r]));
+        const returned = ids.filter((id) => {
+          const r = byId.get(id);
+          return r && (args.history || !r.superseded_at);
+        });
+        bumpAccess(db, returned, app.clock().toISOString());
+        const fresh = new Map(
+          getVisibleRecords(db, returned, namespacesOf(app.project.id)).map((r) => [r.id, r]),
+        );
+        const superseded = ids
+          .map((id) => byId.get(id))
+          .filter((r): r is ContextRecord => !!r && !!r.superseded_at && !args.history)
+          .map((r) => ({
+            id: r.id,
+            superseded_by: r.superseded_by,
+            current_head: currentHead(db, r.id)?.id ?? null,
+          }));
+        return {
+          records: returned.map((id) => present(fresh.get(id)!)),
+          missing: ids.filter((id) => !byId.has(id)),
+          superseded,
+        };
+      });
+      const res = read.immediate();
+      const out: Json = { records: res.records, missing: res.missing };
+      if (res.superseded.length > 0) out.superseded = res.superseded;
+      return out;
+    },
+  });
+}

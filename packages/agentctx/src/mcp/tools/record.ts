@@ -1,0 +1,61 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { createRecord } from '../../core/records.js';
+import { BODY_MAX, RECORD_TYPES, SCOPES, TITLE_MAX } from '../../core/types.js';
+import type { ToolContext } from '../context.js';
+import { type Json, registerTool } from '../result.js';
+
+const description = `Save one new fact to this project's context so future sessions know it: a decision (with its rationale), a convention (how code is written here), a preference (how the developer works), a discovery about the codebase, a bugfix (bug, cause, fix), or a handover (current task, blockers, next steps).
+Record only what the developer stated, chose or confirmed — not your own guesses. One fact per record: a short title (≤ 120 characters) and a self-contained body (≤ 2,000 characters).
+If the fact replaces an existing record (found with ctx_search), pass its id as "supersedes", or use ctx_supersede; never record a contradicting duplicate. scope "global" is for the developer's preferences that hold across all projects.`;
+
+export function registerRecord(server: McpServer, ctx: ToolContext): void {
+  registerTool(server, ctx, {
+    name: 'ctx_record',
+    title: 'Record a fact',
+    description,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    inputSchema: {
+      type: z.enum(RECORD_TYPES).describe('What kind of fact this is.'),
+      title: z.string().min(1).max(TITLE_MAX).describe('One line naming the fact, ≤ 120 characters.'),
+      body: z
+        .string()
+        .min(1)
+        .max(BODY_MAX)
+        .describe('The fact itself, with its rationale, ≤ 2,000 characters.'),
+      supersedes: z
+        .string()
+        .min(1)
+        .max(64)
+        .optional()
+        .describe('Id of a current record of the same type that this one replaces.'),
+      scope: z
+        .enum(SCOPES)
+        .optional()
+        .describe('project (default) or global (developer preferences everywhere).'),
+    },
+    run(args): Json {
+      const { app } = ctx;
+      const rec = createRecord(app.records(), {
+        type: args.type,
+        title: args.title,
+        body: args.body,
+        scope: args.scope ?? 'project',
+        supersedes: args.supersedes ?? null,
+        confidence: 'explicit',
+        source: 'mcp_tool',
+        sessionId: ctx.sessionId,
+      });
+      const out: Json = {
+        id: rec.id,
+        type: rec.type,
+        scope: rec.scope,
+        title: rec.title,
+        valid_from: rec.valid_from,
+        recorded_at: rec.recorded_at,
+      };
+      if (args.supersedes) out.supersedes = args.supersedes;
+      return out;
+    },
+  });
+}

@@ -1,0 +1,56 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { type IndexEntry, toIndexEntry } from '../../core/index-entry.js';
+import { relatedRecords } from '../../core/related.js';
+import { getRecord } from '../../storage/records-repo.js';
+import type { ToolContext } from '../context.js';
+import { type Json, registerTool } from '../result.js';
+import { SEARCH_DEFAULT, SEARCH_MAX } from './search.js';
+
+const description = `List the stored context attached to a file: decisions, conventions, bugfixes and discoveries linked to that path (directly, or through the modules and symbols around it). Call it before editing a file you have not touched in this session, to learn the rules and past bugs that apply to it.
+Returns the same compact index as ctx_search ({id, type, title, age, confidence, score}, nearest links first, no bodies); read the ones you need with ctx_get.`;
+
+export function registerRelated(server: McpServer, ctx: ToolContext): void {
+  registerTool(server, ctx, {
+    name: 'ctx_related',
+    title: 'Context linked to a file',
+    description,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    inputSchema: {
+      file: z
+        .string()
+        .min(1)
+        .max(1000)
+        .describe('File path, relative to the repository root (absolute also works).'),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(SEARCH_MAX)
+        .optional()
+        .describe('Results to return, 1–15 (default 10).'),
+      history: z.boolean().optional().describe('Also return superseded records.'),
+    },
+    run(args): Json {
+      const { app } = ctx;
+      const now = app.clock();
+      const limit = Math.min(args.limit ?? SEARCH_DEFAULT, SEARCH_MAX);
+      const linked = relatedRecords(app.db, args.file, {
+        projectId: app.project.id,
+        root: app.project.root,
+        history: args.history,
+        limit,
+      });
+      const results: IndexEntry[] = [];
+      for (const l of linked) {
+        const record = getRecord(app.db, l.id);
+        if (!record) continue;
+        const score = Math.round((1 / (1 + l.depth)) * 1000) / 1000;
+        results.push(toIndexEntry({ record, score, relevance: 0, matched: 0, coverage: 0 }, now));
+      }
+      const out: Json = { file: args.file, results };
+      if (results.length === 0) out.note = 'no records are linked to this file';
+      return out;
+    },
+  });
+}

@@ -1,0 +1,74 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { toIndexEntry } from '../../core/index-entry.js';
+import { relatedRecords } from '../../core/related.js';
+import { search } from '../../core/retrieval.js';
+import { RECORD_TYPES, SCOPES } from '../../core/types.js';
+import type { ToolContext } from '../context.js';
+import { type Json, registerTool } from '../result.js';
+
+export const SEARCH_MAX = 15;
+export const SEARCH_DEFAULT = 10;
+
+const description = `Search this project's stored context: decisions, conventions, preferences, discoveries, bugfixes, handovers and profile facts recorded in earlier sessions (plus the developer's global preferences).
+Call it before making or changing a design choice, when unsure how something is done in this codebase, when the user refers to something decided earlier, or before recording a fact (to find the record to supersede instead of duplicating it).
+Returns a compact index only — {id, type, title, age, confidence, score} per match, best first, no bodies. Call ctx_get with the ids you need to read the full records. Superseded (outdated) records are left out unless history is true. "confidence": explicit = stated by the developer; inferred = observed, treat as a hypothesis; reinforced = seen repeatedly.`;
+
+export function registerSearch(server: McpServer, ctx: ToolContext): void {
+  registerTool(server, ctx, {
+    name: 'ctx_search',
+    title: 'Search project context',
+    description,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    inputSchema: {
+      query: z.string().min(1).max(2000).describe('What you are looking for, in plain words.'),
+      type: z.enum(RECORD_TYPES).optional().describe('Only records of this type.'),
+      file: z
+        .string()
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe('Only records linked to this file (path relative to the repository root).'),
+      scope: z
+        .enum(SCOPES)
+        .optional()
+        .describe('project (default): this project and global preferences; global: global preferences only.'),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(SEARCH_MAX)
+        .optional()
+        .describe('Results to return, 1–15 (default 10).'),
+      history: z
+        .boolean()
+        .optional()
+        .describe('Also return superseded records (marked "superseded"). Only when you need past decisions.'),
+    },
+    run(args): Json {
+      const { app } = ctx;
+      const now = app.clock();
+      const onlyIds = args.file
+        ? relatedRecords(app.db, args.file, {
+            projectId: app.project.id,
+            root: app.project.root,
+            history: args.history,
+          }).map((r) => r.id)
+        : undefined;
+      if (onlyIds && onlyIds.length === 0) return { results: [], note: 'no records are linked to this file' };
+      const res = search(app.db, {
+        projectId: app.project.id,
+        query: args.query,
+        types: args.type ? [args.type] : undefined,
+        scope: args.scope ?? 'project',
+        limit: Math.min(args.limit ?? SEARCH_DEFAULT, SEARCH_MAX),
+        history: args.history === true,
+        onlyIds,
+        now,
+      });
+      const out: Json = { results: res.hits.map((h) => toIndexEntry(h, now)) };
+      if (res.degraded) out.degraded = res.degraded;
+      return out;
+    },
+  });
+}

@@ -1,0 +1,40 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { AgentctxError } from '../../core/errors.js';
+import type { ToolContext } from '../context.js';
+import { type Json, registerTool } from '../result.js';
+
+export const DRIFT_MAX = 20;
+export const DRIFT_DEFAULT = 10;
+
+const description = `Compare the project's CLAUDE.md files with the stored context and report drift: current decisions and conventions that CLAUDE.md does not mention ("missing"), and lines of CLAUDE.md that state something since superseded ("contradicted"), each with its record id, plus a proposed diff. Read-only: it never edits CLAUDE.md — show the proposal to the developer and apply it only if they agree.
+Paged: at most 20 entries per list per call ("truncated" says whether more exist; continue with offset).`;
+
+export function registerSyncClaudeMd(server: McpServer, ctx: ToolContext): void {
+  registerTool(server, ctx, {
+    name: 'ctx_sync_claudemd',
+    title: 'CLAUDE.md drift report',
+    description,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    inputSchema: {
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(DRIFT_MAX)
+        .optional()
+        .describe('Entries per list, 1–20 (default 10).'),
+      offset: z
+        .number()
+        .int()
+        .min(0)
+        .max(100_000)
+        .optional()
+        .describe('Skip this many entries of each list.'),
+    },
+    run(): Json {
+      void ctx;
+      throw new AgentctxError('unavailable', 'drift scan not available', { degraded: 'no-drift' });
+    },
+  });
+}

@@ -1,0 +1,96 @@
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Background work (SPEC §1: no daemon) runs as a detached `agentctx <args>` child that outlives
+ * the hook which started it. The hook returns at once; the child's output goes to
+ * `<logs>/background.log`; its lifetime is bounded by a timer loaded before the CLI
+ * (`--import` of a tiny module), so even a hung child exits. "At most one per project" is the
+ * child command's job (app/lock.ts), since only it knows when its work is done.
+ */
+
+export const DEFAULT_DEADLINE_MS = 10 * 60_000;
+const LOG_MAX_BYTES = 1024 * 1024;
+
+export interface DetachedOptions {
+  /** Arguments after `agentctx`, e.g. ['extract', '--session-id', id]. */
+  args: readonly string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  logsDir: string;
+  /** Hard lifetime of the child; it exits with code 124 when reached. */
+  deadlineMs?: number;
+  /** The `bin/agentctx.js` of the running install; found automatically when omitted. */
+  binPath?: string;
+}
+
+/** The bin script of the install this code runs from (dist/*.js → ../bin/agentctx.js). */
+export function installedBinPath(): string {
+  try {
+    const p = fileURLToPath(new URL('../bin/agentctx.js', import.meta.url));
+    if (existsSync(p)) return p;
+  } catch {
+    // not a file URL (bundled elsewhere)
+  }
+  return process.argv[1] ?? 'agentctx';
+}
+
+function openLog(logsDir: string): number | 'ignore' {
+  try {
+    mkdirSync(logsDir, { recursive: true, mode: 0o700 });
+    const file = join(logsDir, 'background.log');
+    try {
+      if (statSync(file).size > LOG_MAX_BYTES) renameSync(file, `${file}.1`);
+    } catch {
+      // no file yet
+    }
+    return openSync(file, 'a', 0o600);
+  } catch {
+    return 'ignore';
+  }
+}
+
+/** A module body, loaded before the CLI, that ends the process at the deadline. */
+function deadlineModule(ms: number): string {
+  const code = `setTimeout(()=>{process.stderr.write("agentctx: background deadline reached (${ms} ms)\\n");process.exit(124)},${ms}).unref();`;
+  return `data:text/javascript,${encodeURIComponent(code)}`;
+}
+
+/**
+ * Start `agentctx <args>` detached. Returns the child's pid (undefined when it could not be
+ * started). Never throws.
+ */
+export function spawnDetached(opts: DetachedOptions): number | undefined {
+  const deadline = Math.max(1000, Math.floor(opts.deadlineMs ?? DEFAULT_DEADLINE_MS));
+  const bin = opts.binPath ?? installedBinPath();
+  const fd = openLog(opts.logsDir);
+  try {
+    if (fd !== 'ignore') {
+      writeSync(fd, `${new Date().toISOString()} [${process.pid}] spawn agentctx ${opts.args.join(' ')}\n`);
+    }
+    const child = spawn(process.execPath, ['--import', deadlineModule(deadline), bin, ...opts.args], {
+      cwd: opts.cwd,
+      env: { ...opts.env, AGENTCTX_DETACHED: '1', AGENTCTX_DEADLINE_MS: String(deadline) },
+      detached: true,
+      stdio: ['ignore', fd, fd],
+      windowsHide: true,
+    });
+    child.on('error', () => {
+      // reported through the missing pid; nothing may reach the session
+    });
+    child.unref();
+    return child.pid;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== 'ignore') {
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
+    }
+  }
+}

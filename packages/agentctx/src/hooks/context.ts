@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import { monotonicFactory } from 'ulid';
+import { type Paths, resolvePaths, sessionStatePath } from '../app/paths.js';
+import { type ProjectRef, resolveProject } from '../app/project.js';
+import type { Clock, IdGen } from '../core/clock.js';
+import { readSessionState, type SessionState } from '../core/session-state.js';
+import { type Db, openDb } from '../storage/open.js';
+
+export type Env = Record<string, string | undefined>;
+
+/**
+ * What a hook handler works with: paths, clock, ids, the session's dedup state, the project
+ * the session is working in (after any CwdChanged), and the store, opened on first use.
+ */
+export interface HookContext {
+  env: Env;
+  paths: Paths;
+  clock: Clock;
+  newId: IdGen;
+  statePath: string | null;
+  state: SessionState;
+  /** The session's working directory: its last CwdChanged, else the payload's cwd. */
+  cwd: string;
+  project(): ProjectRef;
+  /** Whether the store exists (read-only hooks do nothing without one). */
+  hasStore(): boolean;
+  db(): Db;
+  close(): void;
+}
+
+export function createHookContext(
+  env: Env,
+  sessionId: string,
+  payloadCwd: string,
+  clock: Clock,
+): HookContext {
+  const paths = resolvePaths(env);
+  const statePath = sessionId ? sessionStatePath(paths, sessionId) : null;
+  const state = statePath ? readSessionState(statePath) : { injected: [] };
+  const cwd = state.cwd && existsSync(state.cwd) ? state.cwd : payloadCwd;
+  let project: ProjectRef | undefined;
+  let db: Db | undefined;
+  let newId: IdGen | undefined;
+  return {
+    env,
+    paths,
+    clock,
+    get newId() {
+      newId ??= monotonicFactory();
+      return newId;
+    },
+    statePath,
+    state,
+    cwd,
+    project() {
+      project ??= resolveProject(cwd);
+      return project;
+    },
+    hasStore: () => db !== undefined || existsSync(paths.db),
+    db() {
+      db ??= openDb(paths.db, { busyTimeoutMs: 15000 });
+      return db;
+    },
+    close() {
+      try {
+        db?.close();
+      } catch {
+        // closing is best effort
+      }
+      db = undefined;
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { observeToolUse } from '../../core/observe.js';
+import { editedFile } from '../../core/observe-patterns.js';
+import type { HookContext } from '../context.js';
+import type { PostToolUseEvent } from '../event.js';
+import type { HookResult } from './index.js';
+
+/** PostToolUse (and PostToolUseFailure): deterministic capture only; never injects anything. */
+export function postToolUse(ev: PostToolUseEvent, ctx: HookContext): HookResult {
+  const capturable = editedFile(ev.toolName, ev.toolInput) !== null || ev.toolName === 'Bash';
+  if (!capturable) return null;
+  const project = ctx.project();
+  observeToolUse(
+    {
+      db: ctx.db(),
+      clock: ctx.clock,
+      newId: ctx.newId,
+      projectId: project.id,
+      projectRoot: project.root,
+      sessionId: ev.sessionId,
+    },
+    {
+      toolName: ev.toolName,
+      toolInput: ev.toolInput,
+      toolResponse: ev.toolResponse,
+      error: ev.error,
+      cwd: ev.cwd,
+    },
+  );
+  return null;
+}

@@ -1,0 +1,43 @@
+import { formatInjection, selectHits } from '../../core/injection.js';
+import { search } from '../../core/retrieval.js';
+import { updateSessionState } from '../../core/session-state.js';
+import { extractTerms } from '../../storage/fts-query.js';
+import { addInjectedTokens } from '../../storage/sessions-repo.js';
+import type { HookContext } from '../context.js';
+import type { UserPromptEvent } from '../event.js';
+import { accountingSession, flushPendingTokens } from './accounting.js';
+import type { HookResult } from './index.js';
+
+/** Candidates asked of the engine; the injection keeps at most three strong ones. */
+const SEARCH_LIMIT = 12;
+
+/**
+ * UserPromptSubmit: the retrieval engine on the prompt, minus what this session has already
+ * been shown (excluded in SQL, so deeper matches surface), top 3 within the budgets.
+ */
+export function userPromptSubmit(ev: UserPromptEvent, ctx: HookContext): HookResult {
+  const prompt = ev.prompt.trim();
+  if (!prompt || /^\/[\w:.-]+$/.test(prompt)) return null; // empty, or a bare slash command
+  if (extractTerms(prompt, 1).length === 0) return null;
+  if (!ctx.hasStore()) return null;
+  const db = ctx.db();
+  const project = ctx.project();
+  const now = ctx.clock();
+  flushPendingTokens(ctx, ev.sessionId);
+  const res = search(db, {
+    projectId: project.id,
+    query: prompt,
+    limit: SEARCH_LIMIT,
+    excludeIds: ctx.state.injected,
+    now,
+  });
+  // what this very session observed itself (error stubs, test outcomes) is already in its context
+  const hits = res.hits.filter(
+    (h) => !(ev.sessionId && h.record.session_id === ev.sessionId && h.record.source === 'hook_observation'),
+  );
+  const injection = formatInjection(selectHits(hits, res.terms.length), now);
+  if (!injection) return null;
+  if (ctx.statePath) ctx.state = updateSessionState(ctx.statePath, { addIds: injection.ids }, now);
+  addInjectedTokens(db, accountingSession(ev.sessionId), project.id, injection.tokens, now.toISOString());
+  return { additionalContext: injection.text };
+}

@@ -1,0 +1,111 @@
+import { appendLog } from '../app/log.js';
+import { resolvePaths } from '../app/paths.js';
+import { type Clock, systemClock } from '../core/clock.js';
+import { createHookContext, type Env, type HookContext } from './context.js';
+import { type HookEvent, type HookName, isHookName, parsePayload, toHookEvent } from './event.js';
+import { HANDLERS, type HookResult } from './handlers/index.js';
+
+/**
+ * The hook runner: read stdin, parse it into a typed event, dispatch, and always exit 0 with
+ * either nothing or one valid hook JSON object on stdout. Errors go to `<logs>/hooks.log`,
+ * never into the session. `AGENTCTX_DISABLE=1` makes every hook a no-op.
+ */
+
+/** Bytes of stdin kept; anything beyond is read and dropped (a payload that big is not ours). */
+export const MAX_STDIN_BYTES = 8 * 1024 * 1024;
+/** Stop waiting for stdin after this long (Claude Code closes it right after writing). */
+const STDIN_WAIT_MS = 5000;
+
+const EVENT_NAMES: Record<HookName, string> = {
+  'session-start': 'SessionStart',
+  'user-prompt-submit': 'UserPromptSubmit',
+  stop: 'Stop',
+  'pre-compact': 'PreCompact',
+  'post-tool-use': 'PostToolUse',
+  'session-end': 'SessionEnd',
+  'cwd-changed': 'CwdChanged',
+};
+
+export function isDisabled(env: Env): boolean {
+  const v = env.AGENTCTX_DISABLE;
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+export function readStdin(stream: NodeJS.ReadStream = process.stdin): Promise<string> {
+  if (stream.isTTY) return Promise.resolve('');
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      stream.pause();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const timer = setTimeout(finish, STDIN_WAIT_MS);
+    stream.on('data', (c: Buffer) => {
+      if (size < MAX_STDIN_BYTES) chunks.push(c);
+      size += c.length;
+    });
+    stream.on('end', finish);
+    stream.on('error', finish);
+  });
+}
+
+/** The JSON a handler's result becomes, or '' for nothing. */
+export function renderOutput(name: HookName, result: HookResult): string {
+  if (!result?.additionalContext) return '';
+  return JSON.stringify({
+    hookSpecificOutput: { hookEventName: EVENT_NAMES[name], additionalContext: result.additionalContext },
+  });
+}
+
+export async function dispatch(name: HookName, event: HookEvent, ctx: HookContext): Promise<HookResult> {
+  return HANDLERS[name](event as never, ctx);
+}
+
+export interface RunOptions {
+  env?: Env;
+  clock?: Clock;
+  stdin?: NodeJS.ReadStream;
+  write?: (text: string) => Promise<void>;
+}
+
+function writeStdout(text: string): Promise<void> {
+  return new Promise((resolve) => {
+    try {
+      process.stdout.write(text, () => resolve());
+    } catch {
+      resolve();
+    }
+  });
+}
+
+/** Run one hook; resolves when done. Never rejects. */
+export async function runHook(rawName: string | undefined, opts: RunOptions = {}): Promise<void> {
+  const env = opts.env ?? process.env;
+  if (isDisabled(env)) return;
+  const logs = () => resolvePaths(env).logs;
+  if (!isHookName(rawName)) {
+    appendLog(logs(), 'hooks', `unknown hook ${JSON.stringify(rawName ?? '')}: nothing done`);
+    return;
+  }
+  let ctx: HookContext | undefined;
+  try {
+    const raw = await readStdin(opts.stdin);
+    const payload = parsePayload(raw);
+    const event = toHookEvent(rawName, payload, env.CLAUDE_PROJECT_DIR || process.cwd());
+    if (!event.sessionId && typeof env.CLAUDE_CODE_SESSION_ID === 'string')
+      event.sessionId = env.CLAUDE_CODE_SESSION_ID.slice(0, 256);
+    ctx = createHookContext(env, event.sessionId, event.cwd, opts.clock ?? systemClock);
+    const result = await dispatch(rawName, event, ctx);
+    const out = renderOutput(rawName, result);
+    if (out) await (opts.write ?? writeStdout)(out);
+  } catch (err) {
+    appendLog(logs(), 'hooks', `${rawName}: ${(err as Error)?.stack ?? String(err)}`);
+  } finally {
+    ctx?.close();
+  }
+}

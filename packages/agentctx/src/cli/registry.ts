@@ -12,4 +12,6 @@ export const COMMANDS: Record<string, Loader> = {
   status: async () => (await import('./commands/status.js')).command,
   reset: async () => (await import('./commands/reset.js')).command,
   config: async () => (await import('./commands/config.js')).command,
+  init: async () => (await import('./commands/init.js')).command,
+  uninstall: async () => (await import('./commands/uninstall.js')).command,
 };

@@ -1,0 +1,91 @@
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { installIntoClaude } from '../../claude/install.js';
+import { AgentctxError } from '../../core/errors.js';
+import { type ProfileChanges, refreshProfile } from '../../core/profile-detect.js';
+import { ensurePrivateDir } from '../../storage/open.js';
+import { bool } from '../args.js';
+import type { Command } from '../command.js';
+
+/** agentctx needs Node 20+; a clear refusal beats a crash deep inside a hook. */
+export function assertNodeVersion(version: string): void {
+  const major = Number(version.replace(/^v/, '').split('.')[0]);
+  if (!Number.isFinite(major) || major < 20) {
+    throw new AgentctxError('unsupported_node', `agentctx needs Node.js 20 or newer; this is ${version}`);
+  }
+}
+
+function describe(label: string, c: { path: string; changed: boolean; added: string[]; updated: string[] }) {
+  if (!c.changed) return `${label}: already set up (${c.path})`;
+  const parts = [
+    c.added.length ? `added ${c.added.join(', ')}` : '',
+    c.updated.length ? `updated ${c.updated.join(', ')}` : '',
+  ].filter(Boolean);
+  return `${label}: ${parts.join('; ') || 'updated'} (${c.path})`;
+}
+
+export const command: Command = {
+  name: 'init',
+  summary:
+    'Set agentctx up: create ~/.agentctx, register the hooks in Claude Code settings and the MCP server, detect the project profile.',
+  usage:
+    'agentctx init [--project] [--no-claude-cli] [--json]   (AGENTCTX_NO_CLAUDE_CLI=1 also edits ~/.claude.json directly)',
+  flags: { project: 'boolean', 'claude-cli': 'boolean' },
+  run({ args, app }) {
+    assertNodeVersion(process.versions.node);
+    const a = app();
+    const project = bool(args.flags, 'project');
+    const useClaudeCli = args.flags.claudeCli !== false && a.env.AGENTCTX_NO_CLAUDE_CLI !== '1';
+    if (project && !a.project.isGit) {
+      throw new AgentctxError('usage', `--project needs a git repository; ${a.project.root} is not in one`);
+    }
+    for (const dir of [a.paths.home, a.paths.logs, a.paths.digests, a.paths.locks]) ensurePrivateDir(dir);
+    const report = installIntoClaude({
+      env: a.env,
+      projectRoot: project ? a.project.root : null,
+      useClaudeCli,
+    });
+    void a.db; // create the store and run its migrations now, not inside the first hook
+    const root = resolve(a.project.root);
+    const home = resolve(a.env.HOME || homedir());
+    let profile: ProfileChanges | null = null;
+    if (a.project.isGit || (root !== home && root !== '/')) profile = refreshProfile(a.records(), root);
+    const json = {
+      home: a.paths.home,
+      store: a.paths.db,
+      node: process.version,
+      settings: report.settings,
+      mcp: report.mcp,
+      project: { id: a.project.id, name: a.project.name, root: a.project.root },
+      profile: profile && {
+        created: profile.created,
+        updated: profile.updated,
+        retired: profile.retired,
+        unchanged: profile.unchanged,
+        values: profile.profile,
+      },
+      changed:
+        report.settings.changed ||
+        report.mcp.changed ||
+        Boolean(profile && (profile.created.length || profile.updated.length || profile.retired.length)),
+    };
+    const lines = [
+      `agentctx home: ${a.paths.home}`,
+      describe('hooks', report.settings),
+      `${describe('mcp server', report.mcp)}${report.mcp.changed ? ` via ${report.mcp.method}` : ''}`,
+      ...(report.mcp.note ? [`  note: ${report.mcp.note}`] : []),
+      profile
+        ? `profile of ${a.project.name}: ${
+            [
+              profile.created.length ? `detected ${profile.created.join(', ')}` : '',
+              profile.updated.length ? `updated ${profile.updated.join(', ')}` : '',
+              profile.retired.length ? `retired ${profile.retired.join(', ')}` : '',
+            ]
+              .filter(Boolean)
+              .join('; ') || 'unchanged'
+          }`
+        : 'profile: not in a project folder, skipped',
+    ];
+    return { json, text: lines.join('\n') };
+  },
+};

@@ -1,0 +1,61 @@
+import { rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { uninstallFromClaude } from '../../claude/install.js';
+import { AgentctxError } from '../../core/errors.js';
+import { bool } from '../args.js';
+import type { Command } from '../command.js';
+
+export const command: Command = {
+  name: 'uninstall',
+  summary:
+    'Remove what init added: the agentctx hooks and the MCP server registration (--purge also deletes ~/.agentctx).',
+  usage: 'agentctx uninstall [--project] [--purge [--yes]] [--json]',
+  flags: { project: 'boolean', purge: 'boolean', yes: 'boolean' },
+  async run({ args, app, io }) {
+    const a = app();
+    const purge = bool(args.flags, 'purge');
+    const home = resolve(a.paths.home);
+    if (purge) {
+      const userHome = resolve(a.env.HOME || homedir());
+      if (home === '/' || home === userHome) {
+        throw new AgentctxError(
+          'usage',
+          `refusing to purge ${home}: AGENTCTX_HOME points at a folder that is not agentctx's`,
+        );
+      }
+      if (!bool(args.flags, 'yes')) {
+        if (!io.stdinIsTTY)
+          throw new AgentctxError(
+            'usage',
+            `--purge deletes ${home} and every record in it; pass --yes to confirm`,
+          );
+        if (!(await io.confirm(`Delete ${home} and every record in it?`))) {
+          return { json: { uninstalled: false, purged: false }, text: 'nothing changed', exitCode: 1 };
+        }
+      }
+    }
+    const project = bool(args.flags, 'project');
+    const report = uninstallFromClaude({ env: a.env, projectRoot: project ? a.project.root : null });
+    if (purge) {
+      a.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+    const json = {
+      uninstalled: true,
+      settings: report.settings,
+      mcp: report.mcp,
+      purged: purge ? home : null,
+    };
+    const lines = [
+      report.settings.changed
+        ? `hooks: removed ${report.settings.removed.join(', ')} (${report.settings.path})`
+        : `hooks: none of ours in ${report.settings.path}`,
+      report.mcp.changed
+        ? `mcp server: removed from ${report.mcp.path}`
+        : `mcp server: ${report.mcp.note ?? `not registered in ${report.mcp.path}`}`,
+      purge ? `deleted ${home}` : `kept ${home} (--purge deletes it)`,
+    ];
+    return { json, text: lines.join('\n') };
+  },
+};

@@ -14,4 +14,5 @@ export const COMMANDS: Record<string, Loader> = {
   config: async () => (await import('./commands/config.js')).command,
   init: async () => (await import('./commands/init.js')).command,
   uninstall: async () => (await import('./commands/uninstall.js')).command,
+  extract: async () => (await import('./commands/extract.js')).command,
 };

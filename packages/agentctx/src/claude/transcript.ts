@@ -1,0 +1,234 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+
+/**
+ * Claude Code session transcripts (`~/.claude/projects/<dir>/<session>.jsonl`): one JSON object
+ * a line. This reads them into a small list of events — what the developer typed, what the
+ * assistant said, which tools ran and how they ended, compaction summaries — and ignores the
+ * rest (attachments, request snapshots, queue operations, sidechains). Garbage lines are
+ * counted and skipped; a last line without its newline is left for the next read.
+ */
+
+export type TranscriptEvent =
+  | { kind: 'user'; text: string; at?: string }
+  | { kind: 'assistant'; text: string; at?: string }
+  | { kind: 'tool_use'; id: string; name: string; summary: string; files: string[]; at?: string }
+  | { kind: 'tool_result'; toolUseId: string; summary: string; isError: boolean; at?: string }
+  | { kind: 'compact_summary'; text: string; at?: string };
+
+export interface TranscriptRead {
+  events: TranscriptEvent[];
+  /** Byte offset just past the last complete line read: where the next read starts. */
+  endOffset: number;
+  /** Lines that were not JSON objects. */
+  garbage: number;
+  /** Sidechain (subagent) lines skipped. */
+  sidechain: number;
+}
+
+const SUMMARY_CHARS = 240;
+/** Tools whose input names a file the session changed. */
+const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+const FILE_KEYS = ['file_path', 'notebook_path', 'path'];
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** One line, whitespace squeezed, cut to `max` characters. */
+export function oneLine(text: string, max = SUMMARY_CHARS): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
+}
+
+/** Context Claude Code (or a hook) attached to a prompt: not something the developer typed. */
+function stripInjected(text: string): string {
+  return text
+    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '')
+    .replace(/<local-command-(stdout|stderr|caveat)>[\s\S]*?<\/local-command-\1>/g, '')
+    .trim();
+}
+
+function blockText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((b): b is Json => isObject(b) && b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text as string)
+    .join('\n');
+}
+
+function filesOf(name: string, input: Json): string[] {
+  if (!EDIT_TOOLS.has(name)) return [];
+  for (const key of FILE_KEYS) {
+    const v = input[key];
+    if (typeof v === 'string' && v) return [v];
+  }
+  return [];
+}
+
+/** What a tool call did, in one short line: the command, the file, the pattern. */
+export function summariseToolInput(name: string, input: unknown): string {
+  if (!isObject(input)) return '';
+  for (const key of ['command', ...FILE_KEYS, 'pattern', 'url', 'query', 'description', 'prompt']) {
+    const v = input[key];
+    if (typeof v === 'string' && v.trim()) return oneLine(v, key === 'command' ? 300 : SUMMARY_CHARS);
+  }
+  return oneLine(JSON.stringify(input), 120);
+}
+
+function toolResultSummary(block: Json, extra: unknown): { summary: string; isError: boolean } {
+  let isError = block.is_error === true;
+  let text = blockText(block.content);
+  if (isObject(extra)) {
+    // Bash results carry stdout/stderr and an exit code in toolUseResult
+    if (typeof extra.stderr === 'string' && extra.stderr.trim() && !text.trim()) text = extra.stderr;
+    if (extra.interrupted === true) isError = true;
+  }
+  const lines = text.split('\n').filter((l) => l.trim());
+  const first = lines[0] ?? '';
+  // Failing test runs put the useful line last ("Tests: 2 failed"); keep both ends.
+  const last = lines.length > 1 ? lines[lines.length - 1]! : '';
+  const summary = last ? `${oneLine(first, 160)} … ${oneLine(last, 160)}` : oneLine(first);
+  return { summary: summary || '(no output)', isError };
+}
+
+/** Parse one transcript line into zero or more events. Exported for tests. */
+export function eventsOfLine(obj: Json): TranscriptEvent[] {
+  const at = typeof obj.timestamp === 'string' ? obj.timestamp : undefined;
+  const msg = isObject(obj.message) ? obj.message : undefined;
+  if (!msg) return [];
+  if (obj.type === 'user') {
+    if (obj.isCompactSummary === true) {
+      const text = blockText(msg.content).trim();
+      return text ? [{ kind: 'compact_summary', text, at }] : [];
+    }
+    if (obj.isMeta === true) return [];
+    if (typeof msg.content === 'string') {
+      const text = stripInjected(msg.content);
+      if (!text || /^<command-(name|message|args)>/.test(text)) return [];
+      return [{ kind: 'user', text, at }];
+    }
+    if (!Array.isArray(msg.content)) return [];
+    const out: TranscriptEvent[] = [];
+    const typed: string[] = [];
+    for (const block of msg.content) {
+      if (!isObject(block)) continue;
+      if (block.type === 'tool_result') {
+        const { summary, isError } = toolResultSummary(block, obj.toolUseResult);
+        out.push({
+          kind: 'tool_result',
+          toolUseId: typeof block.tool_use_id === 'string' ? block.tool_use_id : '',
+          summary,
+          isError,
+          at,
+        });
+      } else if (block.type === 'text' && typeof block.text === 'string') {
+        const text = stripInjected(block.text);
+        if (text) typed.push(text);
+      }
+    }
+    if (typed.length > 0) out.unshift({ kind: 'user', text: typed.join('\n'), at });
+    return out;
+  }
+  if (obj.type === 'assistant' && Array.isArray(msg.content)) {
+    const out: TranscriptEvent[] = [];
+    for (const block of msg.content) {
+      if (!isObject(block)) continue;
+      if (block.type === 'text' && typeof block.text === 'string' && block.text.trim()) {
+        out.push({ kind: 'assistant', text: block.text.trim(), at });
+      } else if (block.type === 'tool_use' && typeof block.name === 'string') {
+        const input = isObject(block.input) ? block.input : {};
+        out.push({
+          kind: 'tool_use',
+          id: typeof block.id === 'string' ? block.id : '',
+          name: block.name,
+          summary: summariseToolInput(block.name, input),
+          files: filesOf(block.name, input),
+          at,
+        });
+      }
+      // thinking blocks are the model's scratchpad, not a statement: skipped
+    }
+    return out;
+  }
+  return [];
+}
+
+/** Parse transcript text (whole lines). */
+export function parseTranscriptText(text: string): Omit<TranscriptRead, 'endOffset'> {
+  const events: TranscriptEvent[] = [];
+  let garbage = 0;
+  let sidechain = 0;
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    let obj: unknown;
+    try {
+      obj = JSON.parse(line);
+    } catch {
+      garbage++;
+      continue;
+    }
+    if (!isObject(obj)) {
+      garbage++;
+      continue;
+    }
+    if (obj.isSidechain === true) {
+      sidechain++;
+      continue;
+    }
+    events.push(...eventsOfLine(obj));
+  }
+  return { events, garbage, sidechain };
+}
+
+/**
+ * Read the transcript from byte `offset` to the last complete line. An offset past the end of
+ * the file (the file was replaced) restarts from 0.
+ */
+export function readTranscript(path: string, offset = 0): TranscriptRead {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const start = offset > size ? 0 : Math.max(0, offset);
+    const length = size - start;
+    const buf = Buffer.alloc(length);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(fd, buf, got, length - got, start + got);
+      if (n === 0) break;
+      got += n;
+    }
+    const lastNl = buf.lastIndexOf(0x0a, got - 1);
+    const complete = lastNl === -1 ? 0 : lastNl + 1;
+    const parsed = parseTranscriptText(buf.subarray(0, complete).toString('utf8'));
+    return { ...parsed, endOffset: start + complete };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Files the session edited or wrote, most recent last, without repeats. */
+export function filesTouched(events: readonly TranscriptEvent[]): string[] {
+  const seen = new Map<string, number>();
+  let i = 0;
+  for (const e of events) if (e.kind === 'tool_use') for (const f of e.files) seen.set(f, i++);
+  return [...seen.entries()].sort((a, b) => a[1] - b[1]).map(([f]) => f);
+}
+
+/** The timestamp of the first line that has one (when the session began), from the file's head. */
+export function firstTimestamp(path: string, maxBytes = 256 * 1024): string | null {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(Math.min(maxBytes, fstatSync(fd).size));
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    for (const line of buf.subarray(0, n).toString('utf8').split('\n')) {
+      const m = /"timestamp"\s*:\s*"([^"]+)"/.exec(line);
+      if (m) return m[1]!;
+    }
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,93 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { tryLock } from '../../app/lock.js';
+import { appendLog } from '../../app/log.js';
+import { extractSession, type SessionExtractSummary } from '../../core/extraction/session-extract.js';
+import { AgentctxError, errorMessage } from '../../core/errors.js';
+import { selectLlm } from '../../llm/select.js';
+import { bool, str } from '../args.js';
+import type { Command } from '../command.js';
+
+/** Hard lifetime of one extraction (manual runs too); the Stop hook adds its own deadline. */
+const DEFAULT_LIFETIME_MS = 5 * 60_000;
+
+function text(s: SessionExtractSummary): string {
+  const w = s.written;
+  const lines = [
+    `session   ${s.session_id}`,
+    `mode      ${s.mode}${s.reason ? ` (${s.reason})` : ''}`,
+  ];
+  if (s.input) lines.push(`input     ${s.input.policy}, ~${s.input.tokens} tokens, ${s.input.calls} call(s)`);
+  lines.push(`cost      $${s.cost_usd.toFixed(5)}`);
+  if (w) {
+    for (const c of w.created) {
+      lines.push(`created   ${c.id} ${c.type} [${c.confidence}${c.scope === 'global' ? ', global' : ''}] ${c.title}`);
+    }
+    for (const r of w.reinforced) lines.push(`reinforced ${r.id} (${r.reinforce_count}, ${r.confidence})`);
+    const d = Object.entries(w.dropped).filter(([, n]) => n > 0);
+    if (d.length > 0) lines.push(`dropped   ${d.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  }
+  return lines.join('\n');
+}
+
+export const command: Command = {
+  name: 'extract',
+  summary: "Turn a Claude Code session's transcript into records (run by the Stop and PreCompact hooks).",
+  usage: 'agentctx extract --session-id ID --transcript PATH [--precompact] [--cwd DIR] [--json]',
+  flags: { 'session-id': 'string', transcript: 'string', precompact: 'boolean' },
+  async run({ args, app }) {
+    const sessionId = str(args.flags, 'sessionId');
+    const transcriptArg = str(args.flags, 'transcript');
+    if (!sessionId?.trim()) throw new AgentctxError('usage', '--session-id is required');
+    if (!transcriptArg) throw new AgentctxError('usage', '--transcript is required');
+    const transcriptPath = resolve(transcriptArg);
+    if (!existsSync(transcriptPath)) {
+      throw new AgentctxError('invalid_input', `no transcript at ${transcriptPath}`);
+    }
+    const a = app();
+    const log = (m: string) => appendLog(a.paths.logs, 'extract', m);
+
+    const lifetime = Number(a.env.AGENTCTX_EXTRACT_LIFETIME_MS) || DEFAULT_LIFETIME_MS;
+    const timer = setTimeout(() => {
+      log(`extract ${sessionId}: lifetime of ${lifetime} ms reached; exiting`);
+      process.exit(124);
+    }, lifetime);
+    timer.unref();
+
+    const lock = tryLock(a.paths.locks, `extract-${a.project.id}`);
+    if (!lock) {
+      log(`extract ${sessionId}: another extraction holds this project's lock; skipped`);
+      return {
+        json: { session_id: sessionId, mode: 'skipped', reason: 'another extraction is running for this project' },
+        text: 'skipped: another extraction is running for this project',
+      };
+    }
+    try {
+      const precompact = bool(args.flags, 'precompact');
+      const choice = precompact
+        ? { client: null, reason: 'precompact' }
+        : selectLlm(a.config.llm, a.env);
+      const summary = await extractSession({
+        records: a.records(),
+        sessionId: sessionId.trim(),
+        transcriptPath,
+        projectRoot: a.project.root,
+        llm: choice.client,
+        llmSkipReason: choice.reason,
+        dailyCostCapUsd: a.config.llm.dailyCostCapUsd,
+        precompact,
+        log,
+      });
+      if (summary.mode === 'precompact') {
+        log(`extract ${sessionId}: precompact handover ${summary.written?.created[0]?.id ?? 'not written'}`);
+      }
+      return { json: summary, text: text(summary) };
+    } catch (err) {
+      log(`extract ${sessionId}: failed: ${errorMessage(err)}`);
+      throw err;
+    } finally {
+      lock.release();
+      clearTimeout(timer);
+    }
+  },
+};

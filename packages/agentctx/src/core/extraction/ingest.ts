@@ -1,0 +1,200 @@
+import { upsertNode, linkRecordEntity } from '../../storage/graph-repo.js';
+import { findVerbatim, getRecord, listRecords } from '../../storage/records-repo.js';
+import { createRecord, namespaceFor, type RecordsDeps, reinforceRecord } from '../records.js';
+import { BODY_MAX, type ContextRecord, type Source, TITLE_MAX } from '../types.js';
+import { type Candidate, candidatesOf, normalise } from './candidates.js';
+import type { ExtractionOutput } from './schema.js';
+
+export interface IngestOptions {
+  sessionId: string;
+  source: Source;
+  /** Files the session touched (paths as the graph stores them); new project records link to them. */
+  files?: readonly string[];
+  /**
+   * When this session began. An explicit handover recorded since then (or by this session)
+   * is the developer's own word for this session and is never superseded by an inferred one.
+   */
+  sessionStartedAt?: string | null;
+}
+
+export interface IngestReport {
+  created: { id: string; type: string; title: string; confidence: string; scope: string; supersedes?: string }[];
+  reinforced: { id: string; confidence: string; reinforce_count: number }[];
+  dropped: { duplicate: number; too_long: number; invalid_supersedes: number; kept_explicit_handover: number };
+  linked_files: number;
+}
+
+function emptyReport(): IngestReport {
+  return {
+    created: [],
+    reinforced: [],
+    dropped: { duplicate: 0, too_long: 0, invalid_supersedes: 0, kept_explicit_handover: 0 },
+    linked_files: 0,
+  };
+}
+
+function currentOfType(deps: RecordsDeps, namespace: string, type: string): ContextRecord[] {
+  return listRecords(deps.db, { namespaces: [namespace], types: [type] });
+}
+
+/** An existing current record holding the same fact (normalised body), if any. */
+function sameFact(deps: RecordsDeps, c: Candidate, namespace: string): ContextRecord | undefined {
+  const key = normalise(c.body);
+  return currentOfType(deps, namespace, c.type).find((r) => normalise(r.body) === key);
+}
+
+/** A supersedes id is honoured only when it names a current record of the same namespace and type. */
+function validSupersedes(deps: RecordsDeps, c: Candidate, namespace: string): string | null {
+  if (!c.supersedes) return null;
+  const old = getRecord(deps.db, c.supersedes);
+  if (!old || old.superseded_at || old.project_id !== namespace || old.type !== c.type) return null;
+  return old.id;
+}
+
+/**
+ * Write validated extraction output into the store (SPEC §6 ingest rules), in one transaction.
+ * `flush_ok` writes nothing.
+ */
+export function ingestExtraction(deps: RecordsDeps, out: ExtractionOutput, opts: IngestOptions): IngestReport {
+  const report = emptyReport();
+  if (out.flush_ok) return report;
+  const candidates = candidatesOf(out);
+  const run = deps.db.transaction(() => {
+    const seen = new Set<string>();
+    for (const c of candidates) ingestOne(deps, c, opts, report, seen);
+    report.linked_files = linkFiles(deps, report, opts.files ?? []);
+  });
+  run.immediate();
+  return report;
+}
+
+function ingestOne(
+  deps: RecordsDeps,
+  c: Candidate,
+  opts: IngestOptions,
+  report: IngestReport,
+  seen: Set<string>,
+): void {
+  if ([...c.body].length > BODY_MAX || [...c.title].length > TITLE_MAX) {
+    report.dropped.too_long++;
+    return;
+  }
+  const namespace = namespaceFor(deps.projectId, c.scope);
+  const key = `${namespace}\u0000${c.type}\u0000${normalise(c.body)}`;
+  if (seen.has(key)) {
+    report.dropped.duplicate++;
+    return;
+  }
+  seen.add(key);
+
+  if (c.type === 'handover') {
+    ingestHandover(deps, c, opts, report);
+    return;
+  }
+
+  const same = sameFact(deps, c, namespace);
+  if (same) {
+    // Seen again in a later session: an inferred fact gains weight (SPEC §3.3); anything else
+    // is a duplicate and is dropped.
+    if (same.confidence !== 'explicit' && same.session_id !== opts.sessionId) {
+      const r = reinforceRecord(deps, same.id, c.confidence === 'explicit');
+      report.reinforced.push({ id: r.id, confidence: r.confidence, reinforce_count: r.reinforce_count });
+    } else report.dropped.duplicate++;
+    return;
+  }
+  if (findVerbatim(deps.db, namespace, c.type, c.title, c.body)) {
+    report.dropped.duplicate++;
+    return;
+  }
+  const supersedes = validSupersedes(deps, c, namespace);
+  if (c.supersedes && !supersedes) report.dropped.invalid_supersedes++;
+  const rec = createRecord(deps, {
+    type: c.type,
+    title: c.title,
+    body: c.body,
+    scope: c.scope,
+    confidence: c.confidence,
+    source: opts.source,
+    sessionId: opts.sessionId,
+    supersedes,
+  });
+  report.created.push({
+    id: rec.id,
+    type: rec.type,
+    title: rec.title,
+    confidence: rec.confidence,
+    scope: rec.scope,
+    ...(supersedes ? { supersedes } : {}),
+  });
+}
+
+/** One current handover per project: a new one supersedes the last (SPEC §3.2, §3.5). */
+export function ingestHandover(
+  deps: RecordsDeps,
+  c: Pick<Candidate, 'title' | 'body' | 'confidence'>,
+  opts: IngestOptions,
+  report: IngestReport,
+): void {
+  const current = currentOfType(deps, deps.projectId, 'handover');
+  const head = current[0];
+  if (head && normalise(head.body) === normalise(c.body)) {
+    report.dropped.duplicate++;
+    return;
+  }
+  if (head && head.confidence === 'explicit' && c.confidence !== 'explicit') {
+    const sameSession = head.session_id !== null && head.session_id === opts.sessionId;
+    const sinceStart = opts.sessionStartedAt ? head.recorded_at >= opts.sessionStartedAt : true;
+    if (sameSession || sinceStart) {
+      report.dropped.kept_explicit_handover++;
+      return;
+    }
+  }
+  const rec = createRecord(deps, {
+    type: 'handover',
+    title: c.title,
+    body: c.body,
+    scope: 'project',
+    confidence: c.confidence,
+    source: opts.source,
+    sessionId: opts.sessionId,
+    supersedes: head?.id ?? null,
+  });
+  // Older duplicates of "current" (should not exist) are closed too: one current per project.
+  for (const extra of current.slice(1)) {
+    deps.db
+      .prepare('UPDATE records SET superseded_at = ?, superseded_by = ? WHERE id = ? AND superseded_at IS NULL')
+      .run(rec.recorded_at, rec.id, extra.id);
+  }
+  report.created.push({
+    id: rec.id,
+    type: rec.type,
+    title: rec.title,
+    confidence: rec.confidence,
+    scope: rec.scope,
+    ...(head ? { supersedes: head.id } : {}),
+  });
+}
+
+/** Link this session's new project records to the files it touched (record_entities). */
+function linkFiles(deps: RecordsDeps, report: IngestReport, files: readonly string[]): number {
+  const targets = report.created.filter((r) => r.scope === 'project');
+  if (targets.length === 0 || files.length === 0) return 0;
+  const nodeIds = files.slice(0, 50).map((f) => upsertNode(deps.db, deps.newId, deps.projectId, 'file', f));
+  for (const r of targets) for (const n of nodeIds) linkRecordEntity(deps.db, r.id, n);
+  return nodeIds.length;
+}
+
+/** Write a rule-built handover (no model): the same chaining rules as an extracted one. */
+export function ingestRuleHandover(
+  deps: RecordsDeps,
+  h: { title: string; body: string },
+  opts: IngestOptions,
+): IngestReport {
+  const report = emptyReport();
+  const run = deps.db.transaction(() => {
+    ingestHandover(deps, { ...h, confidence: 'inferred' }, opts, report);
+    report.linked_files = linkFiles(deps, report, opts.files ?? []);
+  });
+  run.immediate();
+  return report;
+}

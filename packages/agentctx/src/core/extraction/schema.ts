@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+/**
+ * The SPEC §6 output schema, twice: as zod (ingest validation, entry by entry) and as the JSON
+ * schema of the `record_context` tool the model is made to call. Keep the two in step.
+ */
+
+const confidence = z.enum(['explicit', 'inferred']);
+const text = z.string().trim().min(1);
+
+export const decisionSchema = z.object({
+  what: text,
+  rationale: z.string().trim().default(''),
+  supersedes: z.string().trim().min(1).nullable().default(null),
+  confidence,
+});
+export const preferenceSchema = z.object({
+  category: z.enum(['style', 'tooling', 'process', 'naming']),
+  rule: text,
+  confidence,
+  scope: z.enum(['project', 'global']),
+});
+export const conventionSchema = z.object({
+  scope: z.enum(['file', 'module', 'project']),
+  convention: text,
+  confidence,
+});
+export const gotchaSchema = z.object({ pattern: text, why_it_matters: z.string().trim().default('') });
+const stringList = z.array(z.string()).default([]).transform((a) => a.map((s) => s.trim()).filter(Boolean));
+export const activeWorkSchema = z.object({
+  current_task: z.string().trim().default(''),
+  blockers: stringList,
+  next_steps: stringList,
+  open_questions: stringList,
+});
+
+export type Decision = z.infer<typeof decisionSchema>;
+export type Preference = z.infer<typeof preferenceSchema>;
+export type Convention = z.infer<typeof conventionSchema>;
+export type Gotcha = z.infer<typeof gotchaSchema>;
+export type ActiveWork = z.infer<typeof activeWorkSchema>;
+
+export interface ExtractionOutput {
+  decisions: Decision[];
+  preferences: Preference[];
+  conventions: Convention[];
+  active_work: ActiveWork | null;
+  gotchas: Gotcha[];
+  flush_ok: boolean;
+}
+
+export interface ParsedOutput {
+  output: ExtractionOutput;
+  /** Entries that failed the schema and were dropped, by section. */
+  invalid: Record<string, number>;
+}
+
+function entries<T>(raw: unknown, schema: z.ZodType<T>, invalid: Record<string, number>, key: string): T[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    invalid[key] = (invalid[key] ?? 0) + 1;
+    return [];
+  }
+  const out: T[] = [];
+  for (const item of raw) {
+    const r = schema.safeParse(item);
+    if (r.success) out.push(r.data);
+    else invalid[key] = (invalid[key] ?? 0) + 1;
+  }
+  return out;
+}
+
+/**
+ * Validate model output entry by entry: a bad entry is dropped, the rest kept. Returns null when
+ * the output is not an object at all (malformed: nothing can be trusted).
+ */
+export function parseExtractionOutput(raw: unknown): ParsedOutput | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
+  const o = raw as Record<string, unknown>;
+  const invalid: Record<string, number> = {};
+  let active_work: ActiveWork | null = null;
+  if (o.active_work !== undefined && o.active_work !== null) {
+    const r = activeWorkSchema.safeParse(o.active_work);
+    if (r.success) active_work = r.data;
+    else invalid.active_work = 1;
+  }
+  return {
+    output: {
+      decisions: entries(o.decisions, decisionSchema, invalid, 'decisions'),
+      preferences: entries(o.preferences, preferenceSchema, invalid, 'preferences'),
+      conventions: entries(o.conventions, conventionSchema, invalid, 'conventions'),
+      active_work,
+      gotchas: entries(o.gotchas, gotchaSchema, invalid, 'gotchas'),
+      flush_ok: o.flush_ok === true,
+    },
+    invalid,
+  };
+}

@@ -2,9 +2,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createApp } from './app/context.js';
 import { appendLog } from './app/log.js';
 import { errorMessage } from './core/errors.js';
-import { sessionIdFromEnv } from './mcp/context.js';
+import { guardChannel } from './mcp/channel.js';
+import { accountResult, sessionIdFromEnv } from './mcp/context.js';
 import { createMcpServer } from './mcp/server.js';
-import { withStructuredErrors } from './mcp/structured-errors.js';
 
 /**
  * `agentctx mcp`: the stdio MCP server Claude Code spawns for one session, with the project as
@@ -23,8 +23,9 @@ const logFailure = (what: string) => (err: unknown) => {
 process.on('uncaughtException', logFailure('uncaught exception'));
 process.on('unhandledRejection', logFailure('unhandled rejection'));
 
-const server = createMcpServer({ app, sessionId: sessionIdFromEnv(app.env) });
-const transport = withStructuredErrors(new StdioServerTransport());
+const ctx = { app, sessionId: sessionIdFromEnv(app.env) };
+const server = createMcpServer(ctx);
+const transport = guardChannel(new StdioServerTransport(), (text) => accountResult(ctx, text));
 let closed = false;
 const shutdown = () => {
   if (closed) return;

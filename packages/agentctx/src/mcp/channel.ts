@@ -3,7 +3,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { sdkErrorResult } from './result.js';
 
 /**
- * The SDK answers arguments that fail a tool's input schema, and unknown tool names, with a
+ * The MCP channel's guard. The SDK answers arguments that fail a tool's input schema, and unknown tool names, with a
  * plain-text tool error. SPEC §5 wants every failure as a structured `{error, degraded?}`, so
  * outgoing tool results are checked at the transport: an error result whose text is not
  * already our JSON is rewritten into it. Only public SDK surface (Transport.send) is used.
@@ -30,9 +30,25 @@ export function rewriteToolError(message: JSONRPCMessage): JSONRPCMessage {
   return { ...message, result: { ...message.result, ...sdkErrorResult(raw) } };
 }
 
-/** Make `transport` send every tool error structured. */
-export function withStructuredErrors<T extends Transport>(transport: T): T {
+/** The text of a tool result, or null for any other message. */
+function toolResultText(message: JSONRPCMessage): string | null {
+  if (!('result' in message) || !message.result || !Array.isArray(message.result.content)) return null;
+  return (message.result.content as { type?: string; text?: unknown }[])
+    .map((c) => (c?.type === 'text' && typeof c.text === 'string' ? c.text : ''))
+    .join('');
+}
+
+/**
+ * Guard the protocol channel: every tool error leaves structured, and every tool result —
+ * success or failure, ours or the SDK's — is reported to `onToolResult` for accounting.
+ */
+export function guardChannel<T extends Transport>(transport: T, onToolResult: (text: string) => void): T {
   const send = transport.send.bind(transport);
-  transport.send = (message, options) => send(rewriteToolError(message), options);
+  transport.send = (message, options) => {
+    const out = rewriteToolError(message);
+    const text = toolResultText(out);
+    if (text !== null) onToolResult(text);
+    return send(out, options);
+  };
   return transport;
 }

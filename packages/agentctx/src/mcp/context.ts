@@ -1,4 +1,8 @@
 import type { App } from '../app/context.js';
+import { appendLog } from '../app/log.js';
+import { errorMessage } from '../core/errors.js';
+import { estimateTokens } from '../core/tokens.js';
+import { addInjectedTokens } from '../storage/sessions-repo.js';
 
 /** What every tool handler gets: the composition root and the Claude Code session, if known. */
 export interface ToolContext {
@@ -11,4 +15,15 @@ export interface ToolContext {
 export function sessionIdFromEnv(env: Record<string, string | undefined>): string | null {
   const id = env.CLAUDE_CODE_SESSION_ID?.trim();
   return id ? id.slice(0, 200) : null;
+}
+
+/** SPEC §9 self-accounting: add what a tool result costs the context window to the session. */
+export function accountResult(ctx: ToolContext, text: string): void {
+  if (!ctx.sessionId) return;
+  try {
+    const { app } = ctx;
+    addInjectedTokens(app.db, ctx.sessionId, app.project.id, estimateTokens(text), app.clock().toISOString());
+  } catch (err) {
+    appendLog(ctx.app.paths.logs, 'mcp', `accounting failed: ${errorMessage(err)}`);
+  }
 }

@@ -3,8 +3,6 @@ import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/
 import type { z } from 'zod';
 import { appendLog } from '../app/log.js';
 import { AgentctxError, errorMessage } from '../core/errors.js';
-import { estimateTokens } from '../core/tokens.js';
-import { addInjectedTokens } from '../storage/sessions-repo.js';
 import type { ToolContext } from './context.js';
 
 /**
@@ -51,17 +49,6 @@ export function sdkErrorResult(message: string): CallToolResult {
   return textResult({ error: cleaned, code: invalid ? 'invalid_input' : 'tool_error' }, true);
 }
 
-/** SPEC §9 self-accounting: what a tool result costs the context window, per session. */
-function account(ctx: ToolContext, text: string): void {
-  if (!ctx.sessionId) return;
-  try {
-    const { app } = ctx;
-    addInjectedTokens(app.db, ctx.sessionId, app.project.id, estimateTokens(text), app.clock().toISOString());
-  } catch (err) {
-    appendLog(ctx.app.paths.logs, 'mcp', `accounting failed: ${errorMessage(err)}`);
-  }
-}
-
 export interface ToolSpec<Shape extends z.ZodRawShape> {
   name: string;
   title: string;
@@ -71,7 +58,7 @@ export interface ToolSpec<Shape extends z.ZodRawShape> {
   run: (args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext) => Json;
 }
 
-/** Register one tool; its handler never throws and counts what it returns. */
+/** Register one tool; its handler never throws. */
 export function registerTool<Shape extends z.ZodRawShape>(
   server: McpServer,
   ctx: ToolContext,
@@ -88,8 +75,6 @@ export function registerTool<Shape extends z.ZodRawShape>(
       }
       result = textResult(payload, true);
     }
-    const first = result.content[0];
-    if (first?.type === 'text') account(ctx, first.text);
     return result;
   };
   server.registerTool(

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { AgentctxError } from '../../core/errors.js';
+import { driftReport } from '../../core/drift.js';
 import type { ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
 
@@ -32,9 +32,14 @@ export function registerSyncClaudeMd(server: McpServer, ctx: ToolContext): void 
         .optional()
         .describe('Skip this many entries of each list.'),
     },
-    run(): Json {
-      void ctx;
-      throw new AgentctxError('unavailable', 'drift scan not available', { degraded: 'no-drift' });
+    run(args): Json {
+      const { app } = ctx;
+      const report = driftReport(app.db, app.project, {
+        limit: Math.min(args.limit ?? DRIFT_DEFAULT, DRIFT_MAX),
+        offset: args.offset ?? 0,
+        now: app.clock(),
+      });
+      return { ...report, limit: Math.min(args.limit ?? DRIFT_DEFAULT, DRIFT_MAX), offset: args.offset ?? 0 };
     },
   });
 }

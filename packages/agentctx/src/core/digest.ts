@@ -200,9 +200,9 @@ function indexSection(db: Db, projectId: string, shown: Set<string>): DigestSect
   return {
     name: 'index',
     lines: [
-      { text: `${total} current records in the store (${parts.join(', ')}); ${hidden} not shown above.` },
+      { text: `${total} records in the store (${parts.join(', ')}); ${hidden} not shown.` },
       {
-        text: 'Find them with the agentctx MCP tools: ctx_search(query) for an index, ctx_get(ids) for full records, ctx_related(file) for a file.',
+        text: 'Use the agentctx MCP tools: ctx_search(query) for an index, ctx_get(ids) for full records, ctx_related(file) per file.',
       },
     ],
   };

@@ -33,6 +33,8 @@ export const HOOK_SPECS: readonly HookSpec[] = [
   { event: 'SessionStart', slug: 'session-start', timeout: 10 },
   { event: 'UserPromptSubmit', slug: 'user-prompt-submit', timeout: 10 },
   { event: 'PostToolUse', slug: 'post-tool-use', timeout: 30, async: true, matcher: '*' },
+  // a failing tool (a Bash command with a non-zero exit) fires this instead of PostToolUse
+  { event: 'PostToolUseFailure', slug: 'post-tool-use', timeout: 30, async: true, matcher: '*' },
   { event: 'PreCompact', slug: 'pre-compact', timeout: 15 },
   { event: 'Stop', slug: 'stop', timeout: 10 },
   { event: 'SessionEnd', slug: 'session-end', timeout: 10 },

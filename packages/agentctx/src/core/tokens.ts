@@ -45,7 +45,7 @@ function segmentTokens(text: string): number {
     const last = s.charCodeAt(n - 1);
     if (isLower(last)) {
       // a word (camelCase splits here): common ones are one token; names split more often
-      tokens += isUpper(c) ? (n <= 4 ? 1 : Math.ceil(n / 3)) : n <= 6 ? 1 : Math.ceil(n / 4);
+      tokens += isUpper(c) ? (n <= 3 ? 1 : Math.ceil(n / 3)) : n <= 6 ? 1 : Math.ceil(n / 4);
     } else if (isUpper(c)) {
       // acronyms and the letters of ids (ULIDs, base64) tokenize poorly
       tokens += Math.ceil(n / 2);

@@ -1,4 +1,4 @@
-import { relative, isAbsolute } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import { filesTouched, oneLine, type TranscriptEvent } from '../claude/transcript.js';
 import { BODY_MAX, TITLE_MAX } from './types.js';
 
@@ -27,11 +27,28 @@ function lastTestRun(events: readonly TranscriptEvent[]): string | null {
     const e = events[i]!;
     if (e.kind !== 'tool_use' || e.name !== 'Bash' || !TEST_COMMAND.test(e.summary)) continue;
     const result = events.find((r) => r.kind === 'tool_result' && r.toolUseId === e.id);
-    if (!result || result.kind !== 'tool_result') return `\`${shorten(e.summary, 120)}\` (no result recorded)`;
+    if (!result || result.kind !== 'tool_result')
+      return `\`${shorten(e.summary, 120)}\` (no result recorded)`;
     const failed = result.isError || /\b(fail(ed|ing|ures?)?|error)\b/i.test(result.summary);
     return `\`${shorten(e.summary, 120)}\` → ${failed ? 'FAILED' : 'passed'}: ${shorten(result.summary, 200)}`;
   }
   return null;
+}
+
+const FILES_CHARS = 900;
+
+/** The most recent files that fit the section's share of the body, and how many more there were. */
+function filesSection(files: readonly string[]): string {
+  const shown: string[] = [];
+  let used = 'Files changed:'.length;
+  for (let i = files.length - 1; i >= 0 && shown.length < 12; i--) {
+    const line = `- ${shorten(files[i]!, 120)}`;
+    if (used + line.length + 30 > FILES_CHARS) break;
+    shown.unshift(line);
+    used += line.length + 1;
+  }
+  const more = files.length - shown.length;
+  return ['Files changed:', ...shown, ...(more > 0 ? [`- … and ${more} more`] : [])].join('\n');
 }
 
 export function displayPath(file: string, projectRoot?: string): string {
@@ -56,28 +73,34 @@ export function buildRuleHandover(
 
   const last = requests[requests.length - 1]!;
   const earlier = requests.slice(-3, -1);
-  const sections: string[] = [`Last request from the developer: ${shorten(last, 500)}`];
+  // Sections in reading order; `drop` is the order they go in when the body is over the limit.
+  const sections: { key: string; text: string }[] = [
+    { key: 'last', text: `Last request from the developer: ${shorten(last, 500)}` },
+  ];
   if (earlier.length > 0) {
-    sections.push(['Earlier requests:', ...earlier.map((r) => `- ${shorten(r, 200)}`)].join('\n'));
+    sections.push({
+      key: 'earlier',
+      text: ['Earlier requests:', ...earlier.map((r) => `- ${shorten(r, 200)}`)].join('\n'),
+    });
   }
-  if (files.length > 0) {
-    const shown = files.slice(-12);
-    const more = files.length - shown.length;
-    sections.push(
-      ['Files changed:', ...shown.map((f) => `- ${f}`), ...(more > 0 ? [`- … and ${more} more`] : [])].join('\n'),
-    );
-  }
-  if (test) sections.push(`Last test run: ${redact(test)}`);
+  if (files.length > 0) sections.push({ key: 'files', text: filesSection(files) });
+  if (test) sections.push({ key: 'test', text: `Last test run: ${redact(test)}` });
   if (lastAssistant && lastAssistant.kind === 'assistant') {
-    sections.push(`Assistant's last message: ${shorten(redact(lastAssistant.text), 500)}`);
+    sections.push({
+      key: 'assistant',
+      text: `Assistant's last message: ${shorten(redact(lastAssistant.text), 500)}`,
+    });
   }
-  sections.push('(Built by rules from the transcript, without a model.)');
+  sections.push({ key: 'footer', text: '(Built by rules from the transcript, without a model.)' });
 
-  // Fit the body limit by dropping from the least important end, then cutting.
-  let body = sections.join('\n\n');
-  while ([...body].length > BODY_MAX && sections.length > 2) {
-    sections.splice(sections.length - 2, 1);
-    body = sections.join('\n\n');
+  const drop = ['footer', 'earlier', 'assistant', 'test', 'files'];
+  const join = () => sections.map((x) => x.text).join('\n\n');
+  let body = join();
+  for (const key of drop) {
+    if ([...body].length <= BODY_MAX) break;
+    const i = sections.findIndex((x) => x.key === key);
+    if (i !== -1) sections.splice(i, 1);
+    body = join();
   }
   if ([...body].length > BODY_MAX) body = `${[...body].slice(0, BODY_MAX - 1).join('')}…`;
   const title = shorten(`Handover: ${last}`, TITLE_MAX);

@@ -1,5 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { jsonFromText, type LlmClient, LlmError, type LlmUsage, type StructuredRequest, type StructuredResponse } from './client.js';
+import {
+  jsonFromText,
+  type LlmClient,
+  LlmError,
+  type LlmUsage,
+  type StructuredRequest,
+  type StructuredResponse,
+} from './client.js';
 import { costOf } from './pricing.js';
 
 export interface AnthropicOptions {

@@ -1,5 +1,5 @@
-import type { LlmClient } from './client.js';
 import { createAnthropicClient } from './anthropic.js';
+import type { LlmClient } from './client.js';
 
 export interface LlmSettings {
   enabled: boolean;
@@ -14,8 +14,10 @@ export type LlmChoice = { client: LlmClient; reason?: undefined } | { client: nu
  * process.env). No usable backend → null with the reason, and extraction falls back to rules.
  */
 export function selectLlm(settings: LlmSettings, env: Record<string, string | undefined>): LlmChoice {
-  if (!settings.enabled || settings.backend === 'off') return { client: null, reason: 'llm disabled in config' };
-  if (settings.backend === 'claude-cli') return { client: null, reason: 'the claude-cli backend is not available yet' };
+  if (!settings.enabled || settings.backend === 'off')
+    return { client: null, reason: 'llm disabled in config' };
+  if (settings.backend === 'claude-cli')
+    return { client: null, reason: 'the claude-cli backend is not available yet' };
   const apiKey = env.ANTHROPIC_API_KEY?.trim();
   if (!apiKey) return { client: null, reason: 'no ANTHROPIC_API_KEY' };
   const timeoutMs = env.AGENTCTX_LLM_TIMEOUT_MS ? Number(env.AGENTCTX_LLM_TIMEOUT_MS) : Number.NaN;

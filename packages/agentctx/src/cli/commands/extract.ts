@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
-import { extractSession, type SessionExtractSummary } from '../../core/extraction/session-extract.js';
 import { AgentctxError, errorMessage } from '../../core/errors.js';
+import { extractSession, type SessionExtractSummary } from '../../core/extraction/session-extract.js';
 import { selectLlm } from '../../llm/select.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
@@ -13,15 +13,14 @@ const DEFAULT_LIFETIME_MS = 5 * 60_000;
 
 function text(s: SessionExtractSummary): string {
   const w = s.written;
-  const lines = [
-    `session   ${s.session_id}`,
-    `mode      ${s.mode}${s.reason ? ` (${s.reason})` : ''}`,
-  ];
+  const lines = [`session   ${s.session_id}`, `mode      ${s.mode}${s.reason ? ` (${s.reason})` : ''}`];
   if (s.input) lines.push(`input     ${s.input.policy}, ~${s.input.tokens} tokens, ${s.input.calls} call(s)`);
   lines.push(`cost      $${s.cost_usd.toFixed(5)}`);
   if (w) {
     for (const c of w.created) {
-      lines.push(`created   ${c.id} ${c.type} [${c.confidence}${c.scope === 'global' ? ', global' : ''}] ${c.title}`);
+      lines.push(
+        `created   ${c.id} ${c.type} [${c.confidence}${c.scope === 'global' ? ', global' : ''}] ${c.title}`,
+      );
     }
     for (const r of w.reinforced) lines.push(`reinforced ${r.id} (${r.reinforce_count}, ${r.confidence})`);
     const d = Object.entries(w.dropped).filter(([, n]) => n > 0);
@@ -58,15 +57,17 @@ export const command: Command = {
     if (!lock) {
       log(`extract ${sessionId}: another extraction holds this project's lock; skipped`);
       return {
-        json: { session_id: sessionId, mode: 'skipped', reason: 'another extraction is running for this project' },
+        json: {
+          session_id: sessionId,
+          mode: 'skipped',
+          reason: 'another extraction is running for this project',
+        },
         text: 'skipped: another extraction is running for this project',
       };
     }
     try {
       const precompact = bool(args.flags, 'precompact');
-      const choice = precompact
-        ? { client: null, reason: 'precompact' }
-        : selectLlm(a.config.llm, a.env);
+      const choice = precompact ? { client: null, reason: 'precompact' } : selectLlm(a.config.llm, a.env);
       const summary = await extractSession({
         records: a.records(),
         sessionId: sessionId.trim(),

@@ -1,4 +1,4 @@
-import { upsertNode, linkRecordEntity } from '../../storage/graph-repo.js';
+import { addEdge, linkRecordEntity, upsertNode } from '../../storage/graph-repo.js';
 import { findVerbatim, getRecord, listRecords } from '../../storage/records-repo.js';
 import { createRecord, namespaceFor, type RecordsDeps, reinforceRecord } from '../records.js';
 import { BODY_MAX, type ContextRecord, type Source, TITLE_MAX } from '../types.js';
@@ -18,9 +18,21 @@ export interface IngestOptions {
 }
 
 export interface IngestReport {
-  created: { id: string; type: string; title: string; confidence: string; scope: string; supersedes?: string }[];
+  created: {
+    id: string;
+    type: string;
+    title: string;
+    confidence: string;
+    scope: string;
+    supersedes?: string;
+  }[];
   reinforced: { id: string; confidence: string; reinforce_count: number }[];
-  dropped: { duplicate: number; too_long: number; invalid_supersedes: number; kept_explicit_handover: number };
+  dropped: {
+    duplicate: number;
+    too_long: number;
+    invalid_supersedes: number;
+    kept_explicit_handover: number;
+  };
   linked_files: number;
 }
 
@@ -43,6 +55,20 @@ function sameFact(deps: RecordsDeps, c: Candidate, namespace: string): ContextRe
   return currentOfType(deps, namespace, c.type).find((r) => normalise(r.body) === key);
 }
 
+/**
+ * Has this session already produced or reinforced the record? (A second Stop of the same
+ * session must not count as another sighting.) Sightings are `observed_in` edges from the
+ * record to the session.
+ */
+function seenInSession(deps: RecordsDeps, rec: ContextRecord, sessionId: string): boolean {
+  if (rec.session_id === sessionId) return true;
+  return (
+    deps.db
+      .prepare("SELECT 1 FROM edges WHERE from_id = ? AND to_id = ? AND rel_type = 'observed_in' LIMIT 1")
+      .get(rec.id, sessionId) !== undefined
+  );
+}
+
 /** A supersedes id is honoured only when it names a current record of the same namespace and type. */
 function validSupersedes(deps: RecordsDeps, c: Candidate, namespace: string): string | null {
   if (!c.supersedes) return null;
@@ -55,7 +81,11 @@ function validSupersedes(deps: RecordsDeps, c: Candidate, namespace: string): st
  * Write validated extraction output into the store (SPEC §6 ingest rules), in one transaction.
  * `flush_ok` writes nothing.
  */
-export function ingestExtraction(deps: RecordsDeps, out: ExtractionOutput, opts: IngestOptions): IngestReport {
+export function ingestExtraction(
+  deps: RecordsDeps,
+  out: ExtractionOutput,
+  opts: IngestOptions,
+): IngestReport {
   const report = emptyReport();
   if (out.flush_ok) return report;
   const candidates = candidatesOf(out);
@@ -96,8 +126,9 @@ function ingestOne(
   if (same) {
     // Seen again in a later session: an inferred fact gains weight (SPEC §3.3); anything else
     // is a duplicate and is dropped.
-    if (same.confidence !== 'explicit' && same.session_id !== opts.sessionId) {
+    if (same.confidence !== 'explicit' && !seenInSession(deps, same, opts.sessionId)) {
       const r = reinforceRecord(deps, same.id, c.confidence === 'explicit');
+      addEdge(deps.db, deps.newId, same.id, opts.sessionId, 'observed_in');
       report.reinforced.push({ id: r.id, confidence: r.confidence, reinforce_count: r.reinforce_count });
     } else report.dropped.duplicate++;
     return;
@@ -162,7 +193,9 @@ export function ingestHandover(
   // Older duplicates of "current" (should not exist) are closed too: one current per project.
   for (const extra of current.slice(1)) {
     deps.db
-      .prepare('UPDATE records SET superseded_at = ?, superseded_by = ? WHERE id = ? AND superseded_at IS NULL')
+      .prepare(
+        'UPDATE records SET superseded_at = ?, superseded_by = ? WHERE id = ? AND superseded_at IS NULL',
+      )
       .run(rec.recorded_at, rec.id, extra.id);
   }
   report.created.push({

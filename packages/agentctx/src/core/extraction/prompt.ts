@@ -31,7 +31,10 @@ export interface KnownRecord {
 
 function knownBlock(known: readonly KnownRecord[]): string {
   if (known.length === 0) return 'Existing records of this project: none.';
-  return ['Existing records of this project (id, type, title):', ...known.map((r) => `- ${r.id} [${r.type}] ${r.title}`)].join('\n');
+  return [
+    'Existing records of this project (id, type, title):',
+    ...known.map((r) => `- ${r.id} [${r.type}] ${r.title}`),
+  ].join('\n');
 }
 
 /** The user message of a single-pass extraction (whole or head + tail). */
@@ -47,7 +50,12 @@ export function extractionMessage(transcript: string, known: readonly KnownRecor
 }
 
 /** The user message of one map call over a chunk of a long transcript. */
-export function mapMessage(chunk: string, index: number, total: number, known: readonly KnownRecord[]): string {
+export function mapMessage(
+  chunk: string,
+  index: number,
+  total: number,
+  known: readonly KnownRecord[],
+): string {
   return extractionMessage(
     chunk,
     known,

@@ -33,7 +33,9 @@ export function renderTranscript(events: readonly TranscriptEvent[]): string[] {
         lines.push(`Assistant: ${cut(e.text, ASSISTANT_CHARS)}`);
         break;
       case 'compact_summary':
-        lines.push(`[Summary of the earlier part of this session, written at compaction]\n${cut(e.text, SUMMARY_CHARS)}`);
+        lines.push(
+          `[Summary of the earlier part of this session, written at compaction]\n${cut(e.text, SUMMARY_CHARS)}`,
+        );
         break;
       case 'tool_use': {
         const r = results.get(e.id);

@@ -1,6 +1,12 @@
 import type { LlmClient, StructuredResponse } from '../../llm/client.js';
 import type { InputPlan } from './input-policy.js';
-import { extractionMessage, type KnownRecord, mapMessage, SYSTEM_PROMPT, synthesisMessage } from './prompt.js';
+import {
+  extractionMessage,
+  type KnownRecord,
+  mapMessage,
+  SYSTEM_PROMPT,
+  synthesisMessage,
+} from './prompt.js';
 import { type ParsedOutput, parseExtractionOutput } from './schema.js';
 import { RECORD_CONTEXT_TOOL } from './tool-schema.js';
 
@@ -34,7 +40,11 @@ async function call(
   const resp = await llm.structured({
     system: SYSTEM_PROMPT,
     user,
-    tool: RECORD_CONTEXT_TOOL as unknown as { name: string; description: string; input_schema: Record<string, unknown> },
+    tool: RECORD_CONTEXT_TOOL as unknown as {
+      name: string;
+      description: string;
+      input_schema: Record<string, unknown>;
+    },
   });
   hooks.onCall(resp, purpose);
   const parsed = parseExtractionOutput(resp.output);

@@ -26,7 +26,10 @@ export const conventionSchema = z.object({
   confidence,
 });
 export const gotchaSchema = z.object({ pattern: text, why_it_matters: z.string().trim().default('') });
-const stringList = z.array(z.string()).default([]).transform((a) => a.map((s) => s.trim()).filter(Boolean));
+const stringList = z
+  .array(z.string())
+  .default([])
+  .transform((a) => a.map((s) => s.trim()).filter(Boolean));
 export const activeWorkSchema = z.object({
   current_task: z.string().trim().default(''),
   blockers: stringList,

@@ -1,4 +1,9 @@
-import { filesTouched, firstTimestamp, readTranscript, type TranscriptEvent } from '../../claude/transcript.js';
+import {
+  filesTouched,
+  firstTimestamp,
+  readTranscript,
+  type TranscriptEvent,
+} from '../../claude/transcript.js';
 import type { LlmClient } from '../../llm/client.js';
 import {
   addDailyExtractionCost,
@@ -56,7 +61,12 @@ function knownRecords(deps: RecordsDeps): KnownRecord[] {
 }
 
 /** Files this session touched: PostToolUse's observed_in edges, plus the edits in the transcript. */
-function sessionFiles(deps: RecordsDeps, sessionId: string, events: readonly TranscriptEvent[], root: string): string[] {
+function sessionFiles(
+  deps: RecordsDeps,
+  sessionId: string,
+  events: readonly TranscriptEvent[],
+  root: string,
+): string[] {
   const fromGraph = deps.db
     .prepare(
       `SELECT n.name AS name FROM edges e JOIN nodes n ON n.id = e.from_id
@@ -64,7 +74,9 @@ function sessionFiles(deps: RecordsDeps, sessionId: string, events: readonly Tra
     )
     .all(sessionId, deps.projectId) as { name: string }[];
   const prefix = `${deps.projectId}:file:`;
-  const out = new Set<string>(fromGraph.map((r) => (r.name.startsWith(prefix) ? r.name.slice(prefix.length) : r.name)));
+  const out = new Set<string>(
+    fromGraph.map((r) => (r.name.startsWith(prefix) ? r.name.slice(prefix.length) : r.name)),
+  );
   for (const f of filesTouched(events)) out.add(displayPath(f, root));
   return [...out];
 }
@@ -94,30 +106,51 @@ export async function extractSession(input: SessionExtractInput): Promise<Sessio
           sessionStartedAt: startedAt,
         })
       : null;
-    if (advance) setExtractionOffset(deps.db, input.sessionId, input.transcriptPath, to, deps.clock().toISOString());
+    if (advance)
+      setExtractionOffset(deps.db, input.sessionId, input.transcriptPath, to, deps.clock().toISOString());
     return { written, garbage: whole.garbage, reason, from, to, advanced: advance };
   };
 
   if (input.precompact) {
     const r = ruleHandover('precompact snapshot', 0, 0, false);
-    return { ...base, mode: 'precompact', garbage_lines: r.garbage, written: r.written, offset: { from: 0, to: 0, advanced: false } };
+    return {
+      ...base,
+      mode: 'precompact',
+      garbage_lines: r.garbage,
+      written: r.written,
+      offset: { from: 0, to: 0, advanced: false },
+    };
   }
 
   const state = getExtractionState(deps.db, input.sessionId);
   const from = state && state.transcript_path === input.transcriptPath ? state.byte_offset : 0;
   const read = readTranscript(input.transcriptPath, from);
   const to = read.endOffset;
-  const meaningful = read.events.some((e) => e.kind === 'user' || e.kind === 'assistant' || e.kind === 'compact_summary');
+  const meaningful = read.events.some(
+    (e) => e.kind === 'user' || e.kind === 'assistant' || e.kind === 'compact_summary',
+  );
   if (!meaningful) {
     setExtractionOffset(deps.db, input.sessionId, input.transcriptPath, to, deps.clock().toISOString());
-    return { ...base, mode: 'nothing_new', garbage_lines: read.garbage, offset: { from, to, advanced: true } };
+    return {
+      ...base,
+      mode: 'nothing_new',
+      garbage_lines: read.garbage,
+      offset: { from, to, advanced: true },
+    };
   }
 
   if (!input.llm) {
     const reason = input.llmSkipReason ?? 'no model';
     input.log(`extract ${input.sessionId}: rules only (${reason})`);
     const r = ruleHandover(reason, from, to, true);
-    return { ...base, mode: 'rules', reason, garbage_lines: read.garbage, written: r.written, offset: { from, to, advanced: true } };
+    return {
+      ...base,
+      mode: 'rules',
+      reason,
+      garbage_lines: read.garbage,
+      written: r.written,
+      offset: { from, to, advanced: true },
+    };
   }
 
   const spent = dailyExtractionCost(deps.db, today(deps));
@@ -125,7 +158,14 @@ export async function extractSession(input: SessionExtractInput): Promise<Sessio
     const reason = `daily cost cap reached ($${spent.toFixed(4)} of $${input.dailyCostCapUsd})`;
     input.log(`extract ${input.sessionId}: rules only (${reason})`);
     const r = ruleHandover(reason, from, to, true);
-    return { ...base, mode: 'rules', reason, garbage_lines: read.garbage, written: r.written, offset: { from, to, advanced: true } };
+    return {
+      ...base,
+      mode: 'rules',
+      reason,
+      garbage_lines: read.garbage,
+      written: r.written,
+      offset: { from, to, advanced: true },
+    };
   }
 
   const lines = renderTranscript(read.events).map(redact);

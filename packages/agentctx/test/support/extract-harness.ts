@@ -1,0 +1,104 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveProject } from '../../src/app/project.js';
+import type { ExtractionOutput } from '../../src/core/extraction/schema.js';
+import { type Db, openDb } from '../../src/storage/open.js';
+import { BIN, isolatedEnv, type RunResult } from './cli.js';
+import type { FakeApi, FakeReply, RecordedRequest } from './fake-messages-api.js';
+import { fakeRepo } from './tmp.js';
+
+/** Run the built `agentctx` without blocking this process (the fake API lives in it). */
+export function runAsync(
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+export interface Workspace {
+  home: string;
+  repo: string;
+  projectId: string;
+  transcript: (sessionId: string) => string;
+  env: (extra?: Record<string, string>) => NodeJS.ProcessEnv;
+  db: () => Db;
+}
+
+export function workspace(dir: string, api?: FakeApi): Workspace {
+  const home = join(dir, 'home');
+  mkdirSync(home, { recursive: true });
+  const repo = fakeRepo(dir, 'shop', 'git@github.com:acme/shop.git');
+  const projects = join(home, '.claude', 'projects', repo.replace(/[/.]/g, '-'));
+  mkdirSync(projects, { recursive: true });
+  return {
+    home,
+    repo,
+    projectId: resolveProject(repo).id,
+    transcript: (id) => join(projects, `${id}.jsonl`),
+    env: (extra = {}) =>
+      isolatedEnv(home, {
+        ...(api ? { ANTHROPIC_API_KEY: 'sk-ant-api03-test-key', ANTHROPIC_BASE_URL: api.url } : {}),
+        AGENTCTX_LLM_MAX_RETRIES: '0',
+        ...extra,
+      }),
+    db: () => openDb(join(home, '.agentctx', 'agentctx.db')),
+  };
+}
+
+export function extractArgs(ws: Workspace, sessionId: string, ...more: string[]): string[] {
+  return [
+    'extract',
+    '--session-id',
+    sessionId,
+    '--transcript',
+    ws.transcript(sessionId),
+    '--cwd',
+    ws.repo,
+    '--json',
+    ...more,
+  ];
+}
+
+/** A model answer that calls record_context with `output`. */
+export function answer(
+  output: Partial<ExtractionOutput> | Record<string, unknown>,
+  usage?: FakeReply['usage'],
+): FakeReply {
+  const full = {
+    decisions: [],
+    preferences: [],
+    conventions: [],
+    active_work: null,
+    gotchas: [],
+    flush_ok: false,
+    ...output,
+  };
+  return { content: [{ type: 'tool_use', name: 'record_context', input: full }], usage };
+}
+
+export function isExtraction(req: RecordedRequest): boolean {
+  const tools = req.body.tools as { name?: string }[] | undefined;
+  return Array.isArray(tools) && tools.some((t) => t.name === 'record_context');
+}
+
+export function userText(req: RecordedRequest): string {
+  const messages = req.body.messages as { content: unknown }[];
+  const c = messages[0]?.content;
+  return typeof c === 'string' ? c : JSON.stringify(c);
+}

@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { namespacesOf } from '../../core/records.js';
 import type { ContextRecord } from '../../core/types.js';
 import { bumpAccess, currentHead, getVisibleRecords } from '../../storage/records-repo.js';

@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { createRecord } from '../../core/records.js';
 import { BODY_MAX, RECORD_TYPES, SCOPES, TITLE_MAX } from '../../core/types.js';
 import type { ToolContext } from '../context.js';

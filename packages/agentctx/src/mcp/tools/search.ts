@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { toIndexEntry } from '../../core/index-entry.js';
 import { relatedRecords } from '../../core/related.js';
 import { search } from '../../core/retrieval.js';

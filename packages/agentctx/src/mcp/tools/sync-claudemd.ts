@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { driftReport } from '../../core/drift.js';
 import type { ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -70,6 +70,10 @@ export function spawnDetached(opts: DetachedOptions): number | undefined {
     if (fd !== 'ignore') {
       writeSync(fd, `${new Date().toISOString()} [${process.pid}] spawn agentctx ${opts.args.join(' ')}\n`);
     }
+    // loaded here, not at start-up: most hooks never spawn
+    const { spawn } = createRequire(import.meta.url)(
+      'node:child_process',
+    ) as typeof import('node:child_process');
     const child = spawn(process.execPath, ['--import', deadlineModule(deadline), bin, ...opts.args], {
       cwd: opts.cwd,
       env: { ...opts.env, AGENTCTX_DETACHED: '1', AGENTCTX_DEADLINE_MS: String(deadline) },

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
-import { monotonicFactory } from 'ulid';
 import { type Paths, resolvePaths, sessionStatePath } from '../app/paths.js';
-import { type ProjectRef, resolveProject } from '../app/project.js';
+import type { ProjectRef } from '../app/project.js';
 import type { Clock, IdGen } from '../core/clock.js';
 import { readSessionState, type SessionState } from '../core/session-state.js';
-import { type Db, openDb } from '../storage/open.js';
+import type { Db } from '../storage/open.js';
+import { ulidFactory } from './ids.js';
+import { resolveHookProject } from './project.js';
+import { openHookStore } from './store.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -46,27 +48,24 @@ export function createHookContext(
     paths,
     clock,
     get newId() {
-      newId ??= monotonicFactory();
+      newId ??= ulidFactory();
       return newId;
     },
     statePath,
     state,
     cwd,
     project() {
-      project ??= resolveProject(cwd);
+      project ??= resolveHookProject(cwd);
       return project;
     },
     hasStore: () => db !== undefined || existsSync(paths.db),
     db() {
-      db ??= openDb(paths.db, { busyTimeoutMs: 15000 });
+      db ??= openHookStore(paths.db);
       return db;
     },
     close() {
-      try {
-        db?.close();
-      } catch {
-        // closing is best effort
-      }
+      // The process exits right after: closing would checkpoint the WAL, a cost the session
+      // would wait for. SQLite recovers an unclosed WAL connection safely; writers checkpoint.
       db = undefined;
     },
   };

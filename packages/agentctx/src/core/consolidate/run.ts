@@ -1,0 +1,376 @@
+import {
+  getRun,
+  pruneMergeCandidates,
+  saveRun,
+  upsertMergeCandidate,
+} from '../../storage/consolidation-repo.js';
+import { buildMatchExpression, extractTerms, type QueryTerm } from '../../storage/fts-query.js';
+import type { Db } from '../../storage/open.js';
+import type { Clock, IdGen } from '../clock.js';
+import { composeDigest } from '../digest.js';
+import { writeDigest } from '../digest-file.js';
+import { scanDrift } from '../drift.js';
+import { GLOBAL_PROJECT } from '../types.js';
+import {
+  type DupInput,
+  type MergePlan,
+  NEAR_DUPLICATE,
+  planExactMerges,
+  SKIP_TYPES,
+  similarity,
+  termSet,
+} from './duplicates.js';
+import { planScores, type ScoreInput } from './scores.js';
+
+/**
+ * One consolidation pass over a project and the global profile (SPEC §4 SessionEnd):
+ * scores → exact-duplicate merges → near-duplicate candidates → profile refresh → CLAUDE.md
+ * drift scores → the SessionStart digest. Every step reads the current records, plans as a pure
+ * function of them and `now`, then writes in its own short transactions, so the process can be
+ * killed at any point: a rerun recomputes the plan from what was committed and finishes the job.
+ * The near-duplicate scan is incremental (a watermark saved with each batch) and time-boxed.
+ */
+
+export interface ConsolidateDeps {
+  db: Db;
+  clock: Clock;
+  newId: IdGen;
+  project: { id: string; name: string; root: string };
+  digestsDir: string;
+  reinforceThreshold?: number;
+  /** Time box for the long steps; past it the near-duplicate scan stops and resumes next run. */
+  budgetMs?: number;
+  /** Milliseconds since the run began (injected for tests; defaults to a monotonic timer). */
+  elapsed?: () => number;
+  onProgress?: (step: string, done: number, total: number) => void;
+  /** Called after every committed transaction; returning true stops the run there (a simulated kill). */
+  checkpoint?: (step: string) => boolean;
+  /** Rule-based refresh of the project's profile records, when the caller has one. */
+  refreshProfile?: (now: Date) => void;
+}
+
+export interface ConsolidateSummary {
+  project_id: string;
+  started_at: string;
+  finished: boolean;
+  /** Why the run ended early: the time box (resumes next run) or an interruption. */
+  stopped?: 'time' | 'interrupted';
+  duration_ms: number;
+  records: number;
+  scores_updated: number;
+  merged: number;
+  merge_candidates: number;
+  drift: { missing: number; contradicted: number };
+  digest: { tokens: number; ids: number; path_written: boolean };
+  steps: { name: string; ms: number }[];
+}
+
+class Interrupted extends Error {}
+
+const SCORE_BATCH = 2000;
+const NEAR_BATCH = 250;
+const NEAR_TERMS = 8;
+const NEAR_LIMIT = 8;
+
+interface RunState {
+  near_dup_after?: string;
+}
+
+function parseState(summary: string | null | undefined): RunState {
+  try {
+    const v = summary ? (JSON.parse(summary) as RunState & { state?: RunState }) : {};
+    return v.state ?? {};
+  } catch {
+    return {};
+  }
+}
+
+export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
+  const { db } = deps;
+  const now = deps.clock();
+  const nowIso = now.toISOString();
+  const t0 = performance.now();
+  const elapsed = deps.elapsed ?? (() => performance.now() - t0);
+  const budget = deps.budgetMs ?? 60_000;
+  const namespaces =
+    deps.project.id === GLOBAL_PROJECT ? [GLOBAL_PROJECT] : [deps.project.id, GLOBAL_PROJECT];
+  const nsSql = namespaces.map(() => '?').join(',');
+  const summary: ConsolidateSummary = {
+    project_id: deps.project.id,
+    started_at: nowIso,
+    finished: false,
+    duration_ms: 0,
+    records: 0,
+    scores_updated: 0,
+    merged: 0,
+    merge_candidates: 0,
+    drift: { missing: 0, contradicted: 0 },
+    digest: { tokens: 0, ids: 0, path_written: false },
+    steps: [],
+  };
+  const previous = getRun(db, deps.project.id);
+  const state: RunState = parseState(previous?.summary);
+  const persist = (finished: boolean) =>
+    saveRun(db, {
+      project_id: deps.project.id,
+      started_at: nowIso,
+      finished_at: finished ? deps.clock().toISOString() : null,
+      duration_ms: finished ? Math.round(elapsed()) : null,
+      summary: JSON.stringify({ ...summary, state }),
+    });
+  const committed = (step: string) => {
+    if (deps.checkpoint?.(step)) throw new Interrupted(step);
+  };
+  const step = (name: string, fn: () => void) => {
+    const s = performance.now();
+    fn();
+    summary.steps.push({ name, ms: Math.round(performance.now() - s) });
+  };
+
+  try {
+    persist(false);
+    committed('start');
+
+    step('scores', () => {
+      const rows = db
+        .prepare(
+          `SELECT id, type, pinned, confidence, valid_from, access_count, last_accessed, score FROM records
+           WHERE project_id IN (${nsSql}) AND superseded_at IS NULL`,
+        )
+        .all(...namespaces) as ScoreInput[];
+      summary.records = rows.length;
+      const changes = planScores(rows, now);
+      const update = db.prepare('UPDATE records SET score = ? WHERE id = ?');
+      for (let i = 0; i < changes.length; i += SCORE_BATCH) {
+        const batch = changes.slice(i, i + SCORE_BATCH);
+        db.transaction(() => {
+          for (const c of batch) update.run(c.score, c.id);
+        }).immediate();
+        summary.scores_updated += batch.length;
+        deps.onProgress?.('scores', Math.min(i + SCORE_BATCH, changes.length), changes.length);
+        committed('scores');
+      }
+    });
+
+    step('duplicates', () => {
+      const rows = db
+        .prepare(
+          `SELECT id, project_id, type, title, body, pinned, confidence, reinforce_count, access_count,
+             last_accessed, recorded_at FROM records
+           WHERE project_id IN (${nsSql}) AND superseded_at IS NULL AND type NOT IN ('handover', 'profile')`,
+        )
+        .all(...namespaces) as DupInput[];
+      const plans = planExactMerges(rows, deps.reinforceThreshold ?? 3);
+      plans.forEach((p, i) => {
+        applyMerge(deps, p, nowIso);
+        summary.merged += p.copies.length;
+        deps.onProgress?.('duplicates', i + 1, plans.length);
+        committed('duplicates');
+      });
+    });
+
+    step('near-duplicates', () => {
+      const outcome = scanNearDuplicates(deps, namespaces, state, nowIso, elapsed, budget, committed);
+      if (outcome === 'time') summary.stopped = 'time';
+      db.transaction(() => pruneMergeCandidates(db, namespaces)).immediate();
+      summary.merge_candidates = (
+        db
+          .prepare(
+            `SELECT COUNT(*) AS n FROM merge_candidates WHERE project_id IN (${nsSql}) AND status = 'open'`,
+          )
+          .get(...namespaces) as { n: number }
+      ).n;
+      committed('near-duplicates');
+    });
+
+    if (deps.refreshProfile && deps.project.id !== GLOBAL_PROJECT) {
+      step('profile', () => {
+        deps.refreshProfile!(now);
+        committed('profile');
+      });
+    }
+
+    let driftCounts = { missing: 0, contradicted: 0 };
+    if (deps.project.id !== GLOBAL_PROJECT) {
+      step('drift', () => {
+        const scan = scanDrift(db, deps.project, now);
+        driftCounts = { missing: scan.missing.length, contradicted: scan.contradicted.length };
+        db.transaction(() => {
+          db.prepare(
+            'UPDATE records SET claudemd_drift_score = 0 WHERE project_id = ? AND claudemd_drift_score != 0',
+          ).run(deps.project.id);
+          const set = db.prepare('UPDATE records SET claudemd_drift_score = ? WHERE id = ?');
+          for (const a of scan.assessments) set.run(a.score, a.record.id);
+          for (const c of scan.contradicted) set.run(1, c.superseded.id);
+        }).immediate();
+        summary.drift = driftCounts;
+        committed('drift');
+      });
+    }
+
+    step('digest', () => {
+      const d = composeDigest(db, deps.project, { now, drift: driftCounts });
+      writeDigest(deps.digestsDir, deps.project.id, d);
+      summary.digest = { tokens: d.tokens, ids: d.ids.length, path_written: true };
+      committed('digest');
+    });
+
+    summary.finished = summary.stopped === undefined;
+    summary.duration_ms = Math.round(elapsed());
+    persist(true);
+    return summary;
+  } catch (err) {
+    if (err instanceof Interrupted) {
+      summary.stopped = 'interrupted';
+      summary.duration_ms = Math.round(elapsed());
+      return summary;
+    }
+    throw err;
+  }
+}
+
+/** Supersede the newer copies into the keeper and fold their sightings into it: one transaction. */
+function applyMerge(deps: ConsolidateDeps, p: MergePlan, nowIso: string): void {
+  const { db } = deps;
+  db.transaction(() => {
+    const mark = db.prepare(
+      'UPDATE records SET superseded_at = ?, superseded_by = ? WHERE id = ? AND superseded_at IS NULL',
+    );
+    let done = 0;
+    for (const id of p.copies) {
+      if (mark.run(nowIso, p.keeper, id).changes === 1) {
+        done++;
+        db.prepare("INSERT INTO edges (id, from_id, to_id, rel_type) VALUES (?, ?, ?, 'supersedes')").run(
+          deps.newId(),
+          p.keeper,
+          id,
+        );
+      }
+    }
+    if (done === p.copies.length) {
+      db.prepare(
+        `UPDATE records SET pinned = ?, confidence = ?, reinforce_count = ?, access_count = ?, last_accessed = ?
+         WHERE id = ? AND superseded_at IS NULL`,
+      ).run(p.pinned, p.confidence, p.reinforce_count, p.access_count, p.last_accessed, p.keeper);
+    }
+  }).immediate();
+}
+
+type NearRow = {
+  id: string;
+  project_id: string;
+  type: string;
+  title: string;
+  body: string;
+  recorded_at: string;
+};
+
+/**
+ * Record near-duplicate pairs. Records newer than the saved watermark are each searched with
+ * their rarest terms among current records of the same namespace and type; batches commit with
+ * the watermark, so a killed or timed-out scan resumes where it stopped.
+ */
+function scanNearDuplicates(
+  deps: ConsolidateDeps,
+  namespaces: string[],
+  state: RunState,
+  nowIso: string,
+  elapsed: () => number,
+  budget: number,
+  committed: (step: string) => void,
+): 'done' | 'time' {
+  const { db } = deps;
+  const nsSql = namespaces.map(() => '?').join(',');
+  const [afterAt, afterId] = (state.near_dup_after ?? '|').split('|') as [string, string];
+  const todo = db
+    .prepare(
+      `SELECT id, project_id, type, title, body, recorded_at FROM records
+       WHERE project_id IN (${nsSql}) AND superseded_at IS NULL AND type NOT IN ('handover', 'profile')
+         AND (recorded_at > ? OR (recorded_at = ? AND id > ?))
+       ORDER BY recorded_at, id`,
+    )
+    .all(...namespaces, afterAt, afterAt, afterId) as NearRow[];
+  const similar = db.prepare(
+    `SELECT r.id, r.title, r.body, r.recorded_at, -bm25(records_fts, 2.0, 1.0) AS rel
+     FROM records_fts JOIN records r ON r.rowid = records_fts.rowid
+     WHERE records_fts MATCH ? AND r.project_id = ? AND r.type = ? AND r.superseded_at IS NULL
+     ORDER BY bm25(records_fts, 2.0, 1.0) LIMIT ${NEAR_LIMIT}`,
+  );
+  const exact = db.prepare('SELECT doc FROM records_fts_vocab WHERE term = ?');
+  const range = db.prepare(
+    'SELECT COALESCE(SUM(doc), 0) AS n FROM records_fts_vocab WHERE term >= ? AND term < ?',
+  );
+  const dfCache = new Map<string, number>();
+  const df = (t: QueryTerm): number => {
+    const key = `${t.stem}|${t.prefix ? 1 : 0}`;
+    let n = dfCache.get(key);
+    if (n === undefined) {
+      n = t.prefix
+        ? (range.get(t.stem, `${t.stem}\u{10FFFF}`) as { n: number }).n
+        : ((exact.get(t.stem) as { doc: number } | undefined)?.doc ?? 0);
+      dfCache.set(key, n);
+    }
+    return n;
+  };
+  /** The rarest terms that occur at all: they discriminate and keep the match set small. */
+  const rarest = (terms: QueryTerm[], max: number): QueryTerm[] =>
+    terms
+      .map((t) => ({ t, n: df(t) }))
+      .filter((x) => x.n > 0)
+      .sort((a, b) => a.n - b.n || (a.t.stem < b.t.stem ? -1 : 1))
+      .slice(0, max)
+      .map((x) => x.t);
+  const saveState = () =>
+    db
+      .prepare(
+        'UPDATE consolidation_runs SET summary = json_set(COALESCE(summary, ?), ?, ?) WHERE project_id = ?',
+      )
+      .run('{}', '$.state.near_dup_after', state.near_dup_after ?? '', deps.project.id);
+  for (let i = 0; i < todo.length; i += NEAR_BATCH) {
+    if (elapsed() > budget) return 'time';
+    const batch = todo.slice(i, i + NEAR_BATCH);
+    const found: { a: NearRow; b: NearRow; sim: number }[] = [];
+    for (const a of batch) {
+      if (SKIP_TYPES.has(a.type)) continue;
+      const terms = rarest(extractTerms(`${a.title}\n${a.body}`), NEAR_TERMS);
+      const match = buildMatchExpression(terms);
+      if (!match) continue;
+      const rows = similar.all(match, a.project_id, a.type) as (NearRow & { rel: number })[];
+      const self = rows.find((r) => r.id === a.id)?.rel ?? rows[0]?.rel ?? 0;
+      if (self <= 0) continue;
+      const aTerms = termSet(a);
+      for (const b of rows) {
+        if (b.id === a.id) continue;
+        const sim = similarity(aTerms, termSet(b), b.rel / self);
+        if (sim >= NEAR_DUPLICATE)
+          found.push({ a, b: { ...b, project_id: a.project_id, type: a.type }, sim });
+      }
+    }
+    const last = batch[batch.length - 1]!;
+    db.transaction(() => {
+      for (const f of found) {
+        const [x, y] =
+          f.a.recorded_at < f.b.recorded_at || (f.a.recorded_at === f.b.recorded_at && f.a.id < f.b.id)
+            ? [f.a, f.b]
+            : [f.b, f.a];
+        const existing = db
+          .prepare('SELECT similarity FROM merge_candidates WHERE record_a = ? AND record_b = ?')
+          .get(x.id, y.id) as { similarity: number } | undefined;
+        if (existing && existing.similarity >= f.sim) continue;
+        upsertMergeCandidate(db, {
+          project_id: f.a.project_id,
+          type: f.a.type,
+          record_a: x.id,
+          record_b: y.id,
+          similarity: f.sim,
+          detected_at: nowIso,
+        });
+      }
+      state.near_dup_after = `${last.recorded_at}|${last.id}`;
+      saveState();
+    }).immediate();
+    deps.onProgress?.('near-duplicates', Math.min(i + NEAR_BATCH, todo.length), todo.length);
+    committed('near-duplicates');
+  }
+  return 'done';
+}

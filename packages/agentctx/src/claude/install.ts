@@ -19,8 +19,45 @@ import {
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * What init found already there and empty (per file, container path → inner text), so that
+ * uninstall restores it instead of deleting it. Kept in `~/.agentctx/install-state.json`.
+ */
+type InstallState = Record<string, Record<string, string>>;
+
+function readState(file: string | undefined): InstallState {
+  if (!file) return {};
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as InstallState) : {};
+  } catch {
+    return {};
+  }
+}
+
+function writeState(file: string | undefined, state: InstallState): void {
+  if (!file) return;
+  writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`, 0o600);
+}
+
+function remember(file: string | undefined, path: string, empty: Record<string, string>): void {
+  if (!file || Object.keys(empty).length === 0) return;
+  const state = readState(file);
+  state[path] = { ...empty, ...(state[path] ?? {}) };
+  writeState(file, state);
+}
+
+function forget(file: string | undefined, path: string): void {
+  const state = readState(file);
+  if (!file || !(path in state)) return;
+  delete state[path];
+  writeState(file, state);
+}
+
 export interface InstallOptions {
   env: Env;
+  /** Where to remember containers init found empty (`~/.agentctx/install-state.json`). */
+  stateFile?: string;
   /** Write the hooks into `<root>/.claude/settings.json` instead of the user settings. */
   projectRoot?: string | null;
   /** Register the MCP server through `claude mcp add` when a `claude` CLI is on PATH. */
@@ -85,7 +122,11 @@ export function installIntoClaude(opts: InstallOptions): InstallReport {
   const hooksPlan = planInstallHooks(settingsText, settingsPath);
   const mcpPlan = planRegisterMcp(mcpText, mcpPath);
 
-  if (hooksPlan.changed) writeUserFile(settingsPath, hooksPlan.text, 0o644);
+  if (hooksPlan.changed) {
+    remember(opts.stateFile, settingsPath, hooksPlan.emptyBefore);
+    writeUserFile(settingsPath, hooksPlan.text, 0o644);
+  }
+  remember(opts.stateFile, mcpPath, mcpPlan.emptyBefore);
 
   let mcp: McpChange = { ...change(mcpPath, mcpPlan), method: 'none' };
   if (mcpPlan.changed) {
@@ -109,6 +150,7 @@ export function installIntoClaude(opts: InstallOptions): InstallReport {
 
 export interface UninstallOptions {
   env: Env;
+  stateFile?: string;
   projectRoot?: string | null;
 }
 
@@ -122,7 +164,8 @@ export function uninstallFromClaude(opts: UninstallOptions): InstallReport {
   const mcpPath = claudeJsonPath(opts.env);
   const settingsText = readOrNull(settingsPath);
   const mcpText = readOrNull(mcpPath);
-  const hooksPlan = planRemoveHooks(settingsText, settingsPath);
+  const state = readState(opts.stateFile);
+  const hooksPlan = planRemoveHooks(settingsText, settingsPath, state[settingsPath] ?? {});
   let keepMcp = false;
   if (opts.projectRoot) {
     const userPath = userSettingsPath(opts.env);
@@ -134,9 +177,11 @@ export function uninstallFromClaude(opts: UninstallOptions): InstallReport {
   }
   const mcpPlan = keepMcp
     ? { text: mcpText ?? '', changed: false, added: [], updated: [], removed: [] }
-    : planUnregisterMcp(mcpText, mcpPath);
+    : planUnregisterMcp(mcpText, mcpPath, state[mcpPath] ?? {});
   if (hooksPlan.changed) writeUserFile(settingsPath, hooksPlan.text, 0o644);
   if (mcpPlan.changed) writeUserFile(mcpPath, mcpPlan.text, 0o600);
+  forget(opts.stateFile, settingsPath);
+  if (!keepMcp) forget(opts.stateFile, mcpPath);
   return {
     settings: change(settingsPath, hooksPlan),
     mcp: {

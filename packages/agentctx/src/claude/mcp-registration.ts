@@ -72,14 +72,19 @@ export function mcpState(text: string | null, path: string): 'absent' | 'ours' |
 }
 
 /** Add (or correct) `mcpServers.agentctx`, touching nothing else. */
-export function planRegisterMcp(current: string | null, path: string): SettingsPlan {
+export function planRegisterMcp(
+  current: string | null,
+  path: string,
+): SettingsPlan & { emptyBefore: Record<string, string> } {
   const { text: start, root } = parseSettings(current, path);
   let text = start;
   const s = servers(root, path);
+  const emptyBefore: Record<string, string> =
+    s && s.props.length === 0 ? { mcpServers: start.slice(s.start + 1, s.end - 1) } : {};
   const entry = s ? getProp(s, MCP_SERVER_NAME) : undefined;
   const value = { ...MCP_ENTRY, args: [...MCP_ENTRY.args] };
   if (entry && isOurMcpEntry(toValue(entry.value))) {
-    return { text: current ?? '', changed: false, added: [], updated: [], removed: [] };
+    return { text: current ?? '', changed: false, added: [], updated: [], removed: [], emptyBefore };
   }
   if (entry) text = applyEdit(text, replaceValue(text, entry.value, value));
   else if (s) text = applyEdit(text, appendMember(text, s, value, MCP_SERVER_NAME));
@@ -91,11 +96,19 @@ export function planRegisterMcp(current: string | null, path: string): SettingsP
     added: entry ? [] : [`mcpServers.${MCP_SERVER_NAME}`],
     updated: entry ? [`mcpServers.${MCP_SERVER_NAME}`] : [],
     removed: [],
+    emptyBefore,
   };
 }
 
-/** Remove `mcpServers.agentctx`; `mcpServers` goes too when that leaves it empty. */
-export function planUnregisterMcp(current: string | null, path: string): SettingsPlan {
+/**
+ * Remove `mcpServers.agentctx`; `mcpServers` goes too when that leaves it empty, unless `keep`
+ * holds its original (empty) inner text from before init.
+ */
+export function planUnregisterMcp(
+  current: string | null,
+  path: string,
+  keep: Record<string, string> = {},
+): SettingsPlan {
   const none = { text: current ?? '', changed: false, added: [], updated: [], removed: [] };
   if (current === null || current.trim() === '') return none;
   const { root } = parseSettings(current, path);
@@ -103,10 +116,16 @@ export function planUnregisterMcp(current: string | null, path: string): Setting
   if (!s) return none;
   const idx = s.props.findIndex((p) => p.key === MCP_SERVER_NAME);
   if (idx < 0) return none;
+  const kept = keep.mcpServers;
   const text =
-    s.props.length === 1
-      ? applyEdit(current, removeMember(current, root, root.props.lastIndexOf(getProp(root, 'mcpServers')!)))
-      : applyEdit(current, removeMember(current, s, idx));
+    s.props.length === 1 && kept !== undefined
+      ? applyEdit(current, { start: s.start + 1, end: s.end - 1, text: kept })
+      : s.props.length === 1
+        ? applyEdit(
+            current,
+            removeMember(current, root, root.props.lastIndexOf(getProp(root, 'mcpServers')!)),
+          )
+        : applyEdit(current, removeMember(current, s, idx));
   return { text, changed: true, added: [], updated: [], removed: [`mcpServers.${MCP_SERVER_NAME}`] };
 }
 

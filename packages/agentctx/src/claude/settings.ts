@@ -184,7 +184,12 @@ function locate(text: string, path: string, event?: string) {
  * event array or `hooks` object emptied by that removal goes too (so a round trip restores the
  * file). Containers that were already empty are left alone.
  */
-function removeOursFromEvent(text: string, path: string, event: string): { text: string; removed: boolean } {
+function removeOursFromEvent(
+  text: string,
+  path: string,
+  event: string,
+  keep: EmptyContainers = {},
+): { text: string; removed: boolean } {
   let removed = false;
   for (;;) {
     const { root, hooks, arr } = locate(text, path, event);
@@ -195,8 +200,20 @@ function removeOursFromEvent(text: string, path: string, event: string): { text:
     removed = true;
     const allGroupsOurs = arr.items.every((_, g) => mine.some((m) => m.group === g && m.groupIsOurs));
     if (allGroupsOurs) {
-      // The whole event key goes; and `hooks` with it when it was the only key.
+      // An event array that was empty before init goes back to exactly that.
+      const keptEvent = keep[`hooks.${event}`];
+      if (keptEvent !== undefined) {
+        text = applyEdit(text, { start: arr.start + 1, end: arr.end - 1, text: keptEvent });
+        return { text, removed };
+      }
+      // The whole event key goes; and `hooks` with it when it was the only key (unless init
+      // found `hooks` already there and empty).
       if (hooks.props.length === 1) {
+        const keptHooks = keep.hooks;
+        if (keptHooks !== undefined) {
+          text = applyEdit(text, { start: hooks.start + 1, end: hooks.end - 1, text: keptHooks });
+          return { text, removed };
+        }
         const idx = root.props.lastIndexOf(getProp(root, 'hooks')!);
         text = applyEdit(text, removeMember(text, root, idx));
         return { text, removed };
@@ -215,9 +232,36 @@ function removeOursFromEvent(text: string, path: string, event: string): { text:
   }
 }
 
+/**
+ * Containers (by dotted path) that exist and are empty before init fills them, with their
+ * exact inner text: uninstall restores them instead of deleting them.
+ */
+export type EmptyContainers = Record<string, string>;
+
+function innerText(text: string, node: JsonNode): string {
+  return text.slice(node.start + 1, node.end - 1);
+}
+
+function emptyHookContainers(text: string, root: JsonObject, specs: readonly HookSpec[]): EmptyContainers {
+  const out: EmptyContainers = {};
+  const hooks = getProp(root, 'hooks')?.value;
+  if (hooks?.kind !== 'object') return out;
+  if (hooks.props.length === 0) out.hooks = innerText(text, hooks);
+  for (const spec of specs) {
+    const arr = getProp(hooks, spec.event)?.value;
+    if (arr?.kind === 'array' && arr.items.length === 0) out[`hooks.${spec.event}`] = innerText(text, arr);
+  }
+  return out;
+}
+
 /** The hook entries init wants: add what is missing, fix what differs, keep the rest. */
-export function planInstallHooks(current: string | null, path: string, specs = HOOK_SPECS): SettingsPlan {
-  const start = parseSettings(current, path).text;
+export function planInstallHooks(
+  current: string | null,
+  path: string,
+  specs = HOOK_SPECS,
+): SettingsPlan & { emptyBefore: EmptyContainers } {
+  const { text: start, root: startRoot } = parseSettings(current, path);
+  const emptyBefore = emptyHookContainers(start, startRoot, specs);
   let text = start;
   const added: string[] = [];
   const updated: string[] = [];
@@ -244,11 +288,15 @@ export function planInstallHooks(current: string | null, path: string, specs = H
   if (current === null || current.trim() === '') {
     if (!text.endsWith('\n')) text += '\n';
   }
-  return { text, changed: text !== (current ?? ''), added, updated, removed: [] };
+  return { text, changed: text !== (current ?? ''), added, updated, removed: [], emptyBefore };
 }
 
-/** Remove every hook entry of ours, and only those. */
-export function planRemoveHooks(current: string | null, path: string): SettingsPlan {
+/** Remove every hook entry of ours, and only those; `keep` restores containers init found empty. */
+export function planRemoveHooks(
+  current: string | null,
+  path: string,
+  keep: EmptyContainers = {},
+): SettingsPlan {
   if (current === null) return { text: '', changed: false, added: [], updated: [], removed: [] };
   const { text: start, root } = parseSettings(current, path);
   if (current.trim() === '') return { text: current, changed: false, added: [], updated: [], removed: [] };
@@ -261,7 +309,7 @@ export function planRemoveHooks(current: string | null, path: string): SettingsP
     if (!loc.hooks) break;
     const eventNode = getProp(loc.hooks, event)?.value;
     if (eventNode?.kind !== 'array') continue; // not ours to judge
-    const res = removeOursFromEvent(text, path, event);
+    const res = removeOursFromEvent(text, path, event, keep);
     text = res.text;
     if (res.removed) removed.push(event);
   }

@@ -65,7 +65,8 @@ const USER_SETTINGS_2 = `{
 const USER_SETTINGS_TABS = '{\n\t"permissions": {\n\t\t"allow": []\n\t},\n\t"includeCoAuthoredBy": false\n}';
 const USER_SETTINGS_COMPACT =
   '{"env":{"A":"1"},"hooks":{"Notification":[{"hooks":[{"type":"command","command":"x"}]}]}}';
-const USER_SETTINGS_CRLF = '{\r\n    "model": "sonnet",\r\n    "hooks": {}\r\n}\r\n';
+const USER_SETTINGS_CRLF =
+  '{\r\n    "model": "sonnet",\r\n    "hooks": { },\r\n    "mcpServers": {}\r\n}\r\n';
 
 const CLAUDE_JSON = `{
   "numStartups": 12,
@@ -162,7 +163,7 @@ describe('agentctx init', () => {
     ['two-space JSON with other hooks, permissions, env and unknown keys', USER_SETTINGS_2],
     ['tab-indented JSON without a trailing newline', USER_SETTINGS_TABS],
     ['single-line compact JSON', USER_SETTINGS_COMPACT],
-    ['CRLF, four spaces, an empty hooks object', USER_SETTINGS_CRLF],
+    ['CRLF, four spaces, empty hooks and mcpServers objects', USER_SETTINGS_CRLF],
   ] as const) {
     it(`round-trips ${label} byte for byte (init twice, then uninstall)`, () => {
       write(settingsPath, text);
@@ -193,12 +194,25 @@ describe('agentctx init', () => {
       expect(un.code, un.stderr).toBe(0);
       expect(un.json.settings.removed).toEqual(expect.arrayContaining(EVENTS));
       const restored = readFileSync(settingsPath, 'utf8');
-      // the empty "hooks": {} of the CRLF sample is the one thing not restored (documented)
-      if (label.startsWith('CRLF')) expect(restored).toBe('{\r\n    "model": "sonnet"\r\n}\r\n');
-      else expect(restored).toBe(text);
+      expect(restored).toBe(text);
       expect(readFileSync(claudeJsonPath, 'utf8')).toBe(CLAUDE_JSON);
     });
   }
+
+  it('restores containers that were already there and empty (remembered in ~/.agentctx)', () => {
+    const settings = '{\n  "hooks": {\n    "Stop": [ ],\n    "SessionStart": []\n  }\n}\n';
+    const cj = '{\n  "mcpServers": {\n  },\n  "numStartups": 1\n}\n';
+    write(settingsPath, settings);
+    write(claudeJsonPath, cj);
+    expect(init().code).toBe(0);
+    const filled = JSON.parse(readFileSync(settingsPath, 'utf8'));
+    expect(filled.hooks.Stop[0].hooks[0].command).toBe('agentctx hook stop');
+    expect(Object.keys(filled.hooks).slice(0, 2)).toEqual(['Stop', 'SessionStart']);
+    expect(init().json.changed).toBe(false);
+    expect(uninstall().code).toBe(0);
+    expect(readFileSync(settingsPath, 'utf8')).toBe(settings);
+    expect(readFileSync(claudeJsonPath, 'utf8')).toBe(cj);
+  });
 
   it('refuses a malformed settings file with one line, exit non-zero, nothing touched', () => {
     const bad = '{\n  "permissions": { "allow": ["Bash"] },\n  "hooks": {\n}\n  "model": "x"\n';
@@ -315,7 +329,7 @@ describe('agentctx init', () => {
   it.skipIf(!CLAUDE_BIN)(
     'registers the MCP server through `claude mcp add` when claude is on PATH',
     () => {
-      const e = { ...env, PATH: `${claudeBinDir(tmp.path)}:${env.PATH}` };
+      const e: NodeJS.ProcessEnv = { ...env, PATH: `${claudeBinDir(tmp.path)}:${env.PATH}` };
       delete e.AGENTCTX_NO_CLAUDE_CLI;
       const res = init([], e);
       expect(res.code, res.stderr).toBe(0);

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { installIntoClaude } from '../../claude/install.js';
 import { AgentctxError } from '../../core/errors.js';
 import { type ProfileChanges, refreshProfile } from '../../core/profile-detect.js';
@@ -44,6 +44,7 @@ export const command: Command = {
       env: a.env,
       projectRoot: project ? a.project.root : null,
       useClaudeCli,
+      stateFile: join(a.paths.home, 'install-state.json'),
     });
     void a.db; // create the store and run its migrations now, not inside the first hook
     const root = resolve(a.project.root);

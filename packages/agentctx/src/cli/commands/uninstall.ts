@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { uninstallFromClaude } from '../../claude/install.js';
 import { AgentctxError } from '../../core/errors.js';
 import { bool } from '../args.js';
@@ -36,7 +36,11 @@ export const command: Command = {
       }
     }
     const project = bool(args.flags, 'project');
-    const report = uninstallFromClaude({ env: a.env, projectRoot: project ? a.project.root : null });
+    const report = uninstallFromClaude({
+      env: a.env,
+      projectRoot: project ? a.project.root : null,
+      stateFile: join(a.paths.home, 'install-state.json'),
+    });
     if (purge) {
       a.close();
       rmSync(home, { recursive: true, force: true });

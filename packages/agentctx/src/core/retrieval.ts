@@ -1,6 +1,10 @@
 import {
   buildMatchExpression,
+  type DateHint,
+  dateHint,
   extractTerms,
+  inDateHint,
+  isDateWord,
   type QueryTerm,
   termToFts,
   textHasTerm,
@@ -36,25 +40,54 @@ export interface SearchOptions {
 
 export interface SearchHit {
   record: ContextRecord;
-  /** Final rank score, 0..1 relative to the best hit of this query. */
+  /**
+   * Final rank score, 0..1 relative to the best hit of THIS query (the best hit is always 1).
+   * Good for ordering and for "how far below the best is this one"; says nothing about
+   * absolute strength — use `coverage` and `matched` for that.
+   */
   score: number;
-  /** Raw BM25 relevance (higher is better; 0 when not from FTS). */
+  /** Raw BM25 relevance from FTS5 (higher is better; 0 when not from FTS, e.g. degraded). */
   relevance: number;
-  /** How many distinct query terms the record contains. */
+  /** How many distinct query terms (of `SearchResult.terms`) the record contains. */
   matched: number;
-  /** The matched share of the query's term weight, 0..1. */
+  /**
+   * The matched share of the query's information, 0..1: each term weighs by its rarity in the
+   * store (IDF), so matching a rare word counts more than matching a common one; query words
+   * that occur nowhere in the store still count in the total. 1 = every term matched. This
+   * is the absolute "how well does this record answer the query" signal for weak-match cut-offs.
+   */
   coverage: number;
 }
 
 export interface SearchResult {
   hits: SearchHit[];
+  /**
+   * The query's meaningful terms (stop-words dropped, de-duplicated, at most MAX_QUERY_TERMS):
+   * what `matched` and `coverage` are measured against. A word that occurs nowhere in the store
+   * stays here (it counts against coverage) but is not sent to FTS5.
+   */
   terms: QueryTerm[];
   degraded?: Degraded;
 }
 
 /** Words kept from a query; long pastes keep their rarest words (see `pickTerms`). */
 export const MAX_QUERY_TERMS = 12;
-const CANDIDATES = 60;
+
+/**
+ * Scoring knobs, chosen on the retrieval benchmark (LoCoMo dev + bench/dev-memory.json): title
+ * and body weigh the same in BM25; half of the rank comes from IDF-weighted coverage; decaying
+ * types keep at least 80% of their weight however old; a record from the month/year the query
+ * names gets ×1.2. Exported only so the benchmark can sweep them.
+ */
+export const TUNING = {
+  candidates: 100,
+  titleWeight: 1.0,
+  bodyWeight: 1.0,
+  coverageWeight: 0.5,
+  recencyFloor: 0.8,
+  typeWeights: true,
+  dateBoost: 1.2,
+};
 
 const TYPE_WEIGHT: Record<RecordType, number> = {
   decision: 1.0,
@@ -78,28 +111,48 @@ function namespacesFor(opts: SearchOptions): string[] {
   return opts.scope === 'global' ? [GLOBAL_PROJECT] : namespacesOf(opts.projectId);
 }
 
-/** For long queries keep the rarest terms: they discriminate, and they keep the match set small. */
-export function pickTerms(db: Db, terms: QueryTerm[], max = MAX_QUERY_TERMS): QueryTerm[] {
-  if (terms.length <= max) return terms;
+/** Document frequency of each term in the whole index (prefix terms: summed over their forms). */
+export function documentFrequencies(db: Db, terms: readonly QueryTerm[]): Map<string, number> {
   const df = new Map<string, number>();
-  try {
-    const stmt = db.prepare('SELECT doc FROM records_fts_vocab WHERE term >= ? AND term < ? ');
-    const sum = db.prepare(
-      'SELECT COALESCE(SUM(doc), 0) AS n FROM records_fts_vocab WHERE term >= ? AND term < ?',
-    );
-    for (const t of terms) {
-      if (t.prefix) df.set(t.stem, (sum.get(t.stem, `${t.stem}\u{10FFFF}`) as { n: number }).n);
-      else {
-        const row = stmt.get(t.stem, `${t.stem}\u0000`) as { doc: number } | undefined;
-        df.set(t.stem, row?.doc ?? 0);
-      }
-    }
-  } catch {
-    return terms.slice(0, max);
+  const exact = db.prepare('SELECT doc FROM records_fts_vocab WHERE term = ?');
+  const range = db.prepare(
+    'SELECT COALESCE(SUM(doc), 0) AS n FROM records_fts_vocab WHERE term >= ? AND term < ?',
+  );
+  for (const t of terms) {
+    if (t.forms && t.forms.length > 0) {
+      let n = 0;
+      for (const f of t.forms) n += (exact.get(f) as { doc: number } | undefined)?.doc ?? 0;
+      df.set(t.stem, n);
+    } else if (t.prefix) df.set(t.stem, (range.get(t.stem, `${t.stem}\u{10FFFF}`) as { n: number }).n);
+    else df.set(t.stem, (exact.get(t.stem) as { doc: number } | undefined)?.doc ?? 0);
   }
+  return df;
+}
+
+/** Number of indexed records; max(rowid) is O(1) and close enough for IDF. */
+function corpusSize(db: Db): number {
+  const row = db.prepare('SELECT COALESCE(MAX(rowid), 0) AS n FROM records').get() as { n: number };
+  return Math.max(1, row.n);
+}
+
+/** BM25-style inverse document frequency, never below a small positive floor. */
+export function idf(df: number, n: number): number {
+  const d = Math.max(df, 1);
+  return Math.max(0.05, Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+}
+
+/**
+ * Keep at most `max` terms: those that occur somewhere (others cannot match), rarest first when
+ * there are too many — rare words discriminate and keep the match set small.
+ */
+export function pickTerms(
+  terms: readonly QueryTerm[],
+  df: ReadonlyMap<string, number>,
+  max = MAX_QUERY_TERMS,
+): QueryTerm[] {
   const useful = terms.filter((t) => (df.get(t.stem) ?? 0) > 0);
-  const pool = useful.length > 0 ? useful : terms;
-  return [...pool].sort((a, b) => (df.get(a.stem) ?? 0) - (df.get(b.stem) ?? 0)).slice(0, max);
+  if (useful.length <= max) return useful;
+  return [...useful].sort((a, b) => (df.get(a.stem) ?? 0) - (df.get(b.stem) ?? 0)).slice(0, max);
 }
 
 function filterSql(opts: SearchOptions, alias: string): { sql: string; args: unknown[] } {
@@ -128,12 +181,13 @@ function ftsCandidates(db: Db, opts: SearchOptions, terms: QueryTerm[]): Row[] {
   const match = buildMatchExpression(terms);
   if (!match) return [];
   const f = filterSql(opts, 'r');
+  const w = `${Number(TUNING.titleWeight)}, ${Number(TUNING.bodyWeight)}`;
   return db
     .prepare(
-      `SELECT r.*, -bm25(records_fts, 2.0, 1.0) AS rel
+      `SELECT r.*, -bm25(records_fts, ${w}) AS rel
        FROM records_fts JOIN records r ON r.rowid = records_fts.rowid
        WHERE records_fts MATCH ? AND ${f.sql}
-       ORDER BY bm25(records_fts, 2.0, 1.0) LIMIT ${CANDIDATES}`,
+       ORDER BY bm25(records_fts, ${w}) LIMIT ${Math.trunc(TUNING.candidates)}`,
     )
     .all(match, ...f.args) as Row[];
 }
@@ -153,11 +207,15 @@ function likeCandidates(db: Db, opts: SearchOptions, terms: QueryTerm[]): Row[] 
   const matchedExpr = conds.map((c) => `(CASE WHEN ${c} THEN 1 ELSE 0 END)`).join(' + ');
   return db
     .prepare(
-      `SELECT r.*, (${matchedExpr}) AS rel FROM records r
+      `SELECT r.*, 0 AS rel, (${matchedExpr}) AS n FROM records r
        WHERE (${conds.join(' OR ')}) AND ${f.sql}
-       ORDER BY rel DESC, r.recorded_at DESC LIMIT ${CANDIDATES}`,
+       ORDER BY n DESC, r.recorded_at DESC LIMIT ${Math.trunc(TUNING.candidates)}`,
     )
-    .all(...likeArgs, ...likeArgs, ...f.args) as Row[];
+    .all(...likeArgs, ...likeArgs, ...f.args)
+    .map((r) => {
+      const { n: _n, ...rest } = r as Row & { n: number };
+      return rest as Row;
+    });
 }
 
 function pinnedOnly(db: Db, opts: SearchOptions): Row[] {
@@ -169,52 +227,78 @@ function pinnedOnly(db: Db, opts: SearchOptions): Row[] {
     .all(...f.args) as Row[];
 }
 
-function rerank(rows: Row[], terms: QueryTerm[], now: Date): SearchHit[] {
-  const best = rows.reduce((m, r) => Math.max(m, r.rel), 0) || 1;
-  const weight = (t: QueryTerm) => Math.min(3, 1 + t.stem.length / 6);
-  const total = terms.reduce((s, t) => s + weight(t), 0) || 1;
+/** Per-term weights for coverage: IDF when known, otherwise equal. */
+type TermWeights = (t: QueryTerm) => number;
+
+function rerank(
+  rows: Row[],
+  terms: QueryTerm[],
+  weightOf: TermWeights,
+  now: Date,
+  when: DateHint | null = null,
+): SearchHit[] {
+  const best = rows.reduce((m, r) => Math.max(m, r.rel), 0);
+  const total = terms.reduce((s, t) => s + weightOf(t), 0);
+  const cw = TUNING.coverageWeight;
   const hits = rows.map((row) => {
     const { rel, ...record } = row;
     const text = `${record.title}\n${record.body}`.normalize('NFKC').toLowerCase();
     let matched = 0;
     let got = 0;
+    const inPeriod = when !== null && inDateHint(record.valid_from, when);
     for (const t of terms) {
-      if (textHasTerm(text, t)) {
+      // "in June": a record from June matches the month word even if its text never says it
+      if (textHasTerm(text, t) || (inPeriod && isDateWord(t.word))) {
         matched++;
-        got += weight(t);
+        got += weightOf(t);
       }
     }
-    const coverage = terms.length ? got / total : 0;
+    const coverage = total > 0 ? Math.min(1, got / total) : 0;
     const half = HALF_LIFE_DAYS[record.type];
-    const recency = half ? 0.75 + 0.25 * 0.5 ** (ageInDays(record.valid_from, now) / half) : 1;
+    const floor = TUNING.recencyFloor;
+    const recency = half ? floor + (1 - floor) * 0.5 ** (ageInDays(record.valid_from, now) / half) : 1;
     const confidence = record.confidence === 'inferred' ? 0.8 : 1;
     const pin = record.pinned ? 1.15 : 1;
     const derived = Math.min(1.5, Math.max(0.5, record.score ?? 1));
-    const relNorm = Math.max(0, rel) / best;
+    // With no BM25 (LIKE rung) coverage alone orders the hits.
+    const relNorm = best > 0 ? Math.max(0, rel) / best : coverage;
     const score =
-      (0.75 * relNorm + 0.25 * coverage) *
-      TYPE_WEIGHT[record.type] *
+      ((1 - cw) * relNorm + cw * coverage) *
+      (TUNING.typeWeights ? TYPE_WEIGHT[record.type] : 1) *
       recency *
       confidence *
       pin *
-      (0.8 + 0.2 * derived);
+      (0.8 + 0.2 * derived) *
+      (inPeriod ? TUNING.dateBoost : 1);
     return { record: record as ContextRecord, score, relevance: rel, matched, coverage };
   });
   hits.sort((a, b) => b.score - a.score || (a.record.id < b.record.id ? 1 : -1));
   const top = hits[0]?.score || 1;
   for (const h of hits) h.score = Math.round((h.score / top) * 1000) / 1000;
+  for (const h of hits) h.coverage = Math.round(h.coverage * 1000) / 1000;
   return hits;
 }
 
 /** Search; never throws for any query text. Falls down the ladder of SPEC §8 when it must. */
 export function search(db: Db, opts: SearchOptions): SearchResult {
-  const limit = Math.max(1, Math.min(opts.limit ?? 10, 50));
-  const all = extractTerms(opts.query);
-  let terms = all;
+  const limit = Math.max(1, Math.min(Math.trunc(Number(opts.limit ?? 10)) || 10, 50));
+  let all: QueryTerm[] = [];
   try {
-    terms = pickTerms(db, all);
+    all = extractTerms(typeof opts.query === 'string' ? opts.query : String(opts.query ?? ''));
+  } catch {
+    all = [];
+  }
+  try {
+    const df = documentFrequencies(db, all);
+    const n = corpusSize(db);
+    const terms = pickTerms(all, df);
+    // Coverage counts every query word, found or not (at the rarest weight): a prompt about
+    // something the store has never heard of should not look well covered.
+    const weightOf: TermWeights = (t) => idf(df.get(t.stem) ?? 0, n);
+    const counted = all.length > MAX_QUERY_TERMS ? terms : all;
     const rows = ftsCandidates(db, opts, terms);
-    return { hits: rerank(rows, terms, opts.now).slice(0, limit), terms };
+    const when = dateHint(String(opts.query ?? ''));
+    return { hits: rerank(rows, counted, weightOf, opts.now, when).slice(0, limit), terms: counted };
   } catch {
     // rung 4: FTS5 unusable
   }
@@ -222,7 +306,7 @@ export function search(db: Db, opts: SearchOptions): SearchResult {
     const likeTerms = all.slice(0, MAX_QUERY_TERMS);
     const rows = likeCandidates(db, opts, likeTerms);
     return {
-      hits: rerank(rows, likeTerms, opts.now).slice(0, limit),
+      hits: rerank(rows, likeTerms, () => 1, opts.now).slice(0, limit),
       terms: likeTerms,
       degraded: 'like-search',
     };
@@ -231,7 +315,7 @@ export function search(db: Db, opts: SearchOptions): SearchResult {
   }
   try {
     return {
-      hits: rerank(pinnedOnly(db, opts), [], opts.now).slice(0, limit),
+      hits: rerank(pinnedOnly(db, opts), [], () => 1, opts.now).slice(0, limit),
       terms: [],
       degraded: 'pinned-only',
     };

@@ -7,6 +7,8 @@ export interface QueryTerm {
   /** The form searched for: a crude stem, matched as a prefix when long enough. */
   stem: string;
   prefix: boolean;
+  /** Exact word forms matched instead of `stem` (short words: "pet" -> pet, pets). */
+  forms?: string[];
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -15,7 +17,14 @@ const MIN_STEM = 4;
 
 /** A light suffix strip (the index itself is not stemmed); prefix matching brings the variants back. */
 export function crudeStem(word: string): string {
-  if (!/^[a-z]+$/.test(word) || word.length <= MIN_STEM) return word;
+  if (!/^[a-z]+$/.test(word)) return word;
+  // short plurals: "pets" -> "pet", "kids" -> "kid" (not "bus", "this", "class")
+  if (word.length === 4 && /[^su]s$/.test(word) && !/[^aeiou]is$/.test(word)) return word.slice(0, 3);
+  if (word.length <= MIN_STEM) return word;
+  if (word.length <= 6 && word.endsWith('ing') && /[^aeiou][aeiou][^aeiouwxy]$/.test(word.slice(0, -3)))
+    return `${word.slice(0, -3)}e`; // "hiking" -> "hike"
+  // a silent final e: "pursue" -> "pursu" so that "pursuing" and "pursued" match too
+  if (/[^aeiouy]e$|ue$/.test(word) && word.length - 1 >= MIN_STEM + 1) return word.slice(0, -1);
   for (const suffix of SUFFIXES) {
     if (word.endsWith(suffix) && word.length - suffix.length >= MIN_STEM) {
       let stem = word.slice(0, -suffix.length);
@@ -26,6 +35,28 @@ export function crudeStem(word: string): string {
     }
   }
   return word;
+}
+
+/** Regular inflections of a three-letter word: "pet" -> pet, pets, peted, peting, petted, petting. */
+export function inflections(w: string): string[] {
+  const out = new Set([w, `${w}s`]);
+  if (w.endsWith('e')) {
+    out.add(`${w}d`);
+    out.add(`${w.slice(0, -1)}ing`);
+  } else if (/(s|x|z|ch|sh)$/.test(w)) out.add(`${w}es`);
+  else if (w.endsWith('y') && !/[aeiou]y$/.test(w)) {
+    out.add(`${w.slice(0, -1)}ies`);
+    out.add(`${w.slice(0, -1)}ied`);
+  } else {
+    out.add(`${w}ed`);
+    out.add(`${w}ing`);
+    if (/^[^aeiou]*[aeiou][^aeiouwxy]$/.test(w)) {
+      const d = w + w.at(-1);
+      out.add(`${d}ed`);
+      out.add(`${d}ing`);
+    }
+  }
+  return [...out];
 }
 
 /**
@@ -45,18 +76,26 @@ export function extractTerms(text: string, max = 64): QueryTerm[] {
     if (STOPWORDS.has(word)) continue;
     if (/^\d+$/.test(word) && word.length < 3) continue;
     const stem = crudeStem(word);
-    if (seen.has(stem)) continue;
+    // "likely" -> "like": a stem that is itself a stop-word carries no meaning either
+    if (seen.has(stem) || STOPWORDS.has(stem)) continue;
     seen.add(stem);
-    terms.push({ word, stem, prefix: /^[a-z]+$/.test(stem) && stem.length >= MIN_STEM });
+    const alpha = /^[a-z]+$/.test(stem);
+    if (alpha && stem.length === 3) {
+      terms.push({ word, stem, prefix: false, forms: inflections(stem) });
+    } else terms.push({ word, stem, prefix: alpha && stem.length >= MIN_STEM });
     if (terms.length >= max) break;
   }
   return terms;
 }
 
-/** One term as an FTS5 phrase: always quoted, so nothing in it can be read as syntax. */
+function quote(s: string): string {
+  return `"${s.replace(/"/g, '""')}"`;
+}
+
+/** One term as FTS5 phrases: always quoted, so nothing in it can be read as syntax. */
 export function termToFts(term: QueryTerm): string {
-  const quoted = `"${term.stem.replace(/"/g, '""')}"`;
-  return term.prefix ? `${quoted}*` : quoted;
+  if (term.forms && term.forms.length > 0) return `(${term.forms.map(quote).join(' OR ')})`;
+  return term.prefix ? `${quote(term.stem)}*` : quote(term.stem);
 }
 
 /** An FTS5 MATCH expression that ORs the terms; null when there is nothing to search for. */
@@ -65,17 +104,95 @@ export function buildMatchExpression(terms: readonly QueryTerm[]): string | null
   return terms.map(termToFts).join(' OR ');
 }
 
-/** Does `text` (already lower-cased) contain the term at a word start? */
-export function textHasTerm(lowerText: string, term: QueryTerm): boolean {
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** How often `text` (already lower-cased) contains the term as a word (prefix terms: a word start). */
+export function countTerm(lowerText: string, term: QueryTerm, max = 50): number {
+  if (term.forms && term.forms.length > 0) {
+    let n = 0;
+    for (const f of term.forms)
+      if (n < max) n += countTerm(lowerText, { word: f, stem: f, prefix: false }, max - n);
+    return n;
+  }
   let from = 0;
-  for (;;) {
+  let n = 0;
+  while (n < max) {
     const at = lowerText.indexOf(term.stem, from);
-    if (at === -1) return false;
+    if (at === -1) break;
     const before = at === 0 ? '' : lowerText[at - 1]!;
     const after = lowerText[at + term.stem.length] ?? '';
-    const startOk = before === '' || !/[\p{L}\p{N}]/u.test(before);
-    const endOk = term.prefix || after === '' || !/[\p{L}\p{N}]/u.test(after);
-    if (startOk && endOk) return true;
-    from = at + 1;
+    const startOk = before === '' || !WORD_CHAR.test(before);
+    const endOk = term.prefix || after === '' || !WORD_CHAR.test(after);
+    if (startOk && endOk) n++;
+    from = at + term.stem.length;
   }
+  return n;
+}
+
+/** Does `text` (already lower-cased) contain the term at a word start? */
+export function textHasTerm(lowerText: string, term: QueryTerm): boolean {
+  return countTerm(lowerText, term, 1) > 0;
+}
+
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+
+/** A month (0-11) and/or year a query names: "in March", "June 2024", "in 2023". */
+export interface DateHint {
+  month?: number;
+  year?: number;
+}
+
+/**
+ * The calendar period a query refers to, if any. "may" counts only as "in May" or "May 2024"
+ * (otherwise it is the modal verb); a year alone must look like one (1990-2099).
+ */
+export function dateHint(text: string): DateHint | null {
+  const lower = String(text ?? '')
+    .slice(0, 20000)
+    .toLowerCase();
+  const hint: DateHint = {};
+  const m =
+    /\b(january|february|march|april|may|june|july|august|september|october|november|december)\b(?:\s*,?\s*((?:19|20)\d\d)\b)?/.exec(
+      lower,
+    );
+  if (m?.[1]) {
+    const isModalMay =
+      m[1] === 'may' && !m[2] && !/\b(?:in|of|during|since|early|late|mid)\s+may\b/.test(lower);
+    if (!isModalMay) {
+      hint.month = MONTHS.indexOf(m[1]);
+      if (m[2]) hint.year = Number(m[2]);
+    }
+  }
+  if (hint.year === undefined) {
+    const y = /\b(?:in|of|during|since)\s+((?:19|20)\d\d)\b/.exec(lower);
+    if (y?.[1]) hint.year = Number(y[1]);
+  }
+  return hint.month === undefined && hint.year === undefined ? null : hint;
+}
+
+/** Does an ISO date fall in the hinted period? */
+export function inDateHint(iso: string, hint: DateHint): boolean {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return false;
+  if (hint.year !== undefined && d.getUTCFullYear() !== hint.year) return false;
+  if (hint.month !== undefined && d.getUTCMonth() !== hint.month) return false;
+  return true;
+}
+
+/** A month name or a year: words a DateHint can satisfy. */
+export function isDateWord(word: string): boolean {
+  return MONTHS.includes(word) || /^(?:19|20)\d\d$/.test(word);
 }

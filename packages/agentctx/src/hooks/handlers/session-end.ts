@@ -9,7 +9,7 @@ import { spawnBackground } from './spawn.js';
 export function sessionEnd(ev: SessionEndEvent, ctx: HookContext): HookResult {
   const project = ctx.project();
   spawnBackground(ctx, ['consolidate', '--cwd', project.root]);
-  if (ev.sessionId && ctx.hasStore()) {
+  if (ev.sessionId) {
     flushPendingTokens(ctx, ev.sessionId);
     endSession(ctx.db(), accountingSession(ev.sessionId), project.id, ctx.clock().toISOString());
   }

@@ -72,6 +72,8 @@ export interface SearchResult {
 
 /** Words kept from a query; long pastes keep their rarest words (see `pickTerms`). */
 export const MAX_QUERY_TERMS = 12;
+/** A term in more than this share of all records is not sent to FTS5 when rarer ones exist. */
+const COMMON_SHARE = 0.5;
 
 /**
  * Scoring knobs, chosen on the retrieval benchmark (LoCoMo dev + bench/dev-memory.json): title
@@ -149,8 +151,12 @@ export function pickTerms(
   terms: readonly QueryTerm[],
   df: ReadonlyMap<string, number>,
   max = MAX_QUERY_TERMS,
+  corpus = Number.POSITIVE_INFINITY,
 ): QueryTerm[] {
-  const useful = terms.filter((t) => (df.get(t.stem) ?? 0) > 0);
+  const found = terms.filter((t) => (df.get(t.stem) ?? 0) > 0);
+  // A word in most records barely ranks and makes the match set huge; search the others.
+  const telling = found.filter((t) => (df.get(t.stem) ?? 0) <= corpus * COMMON_SHARE);
+  const useful = telling.length > 0 ? telling : found;
   if (useful.length <= max) return useful;
   return [...useful].sort((a, b) => (df.get(a.stem) ?? 0) - (df.get(b.stem) ?? 0)).slice(0, max);
 }
@@ -182,12 +188,16 @@ function ftsCandidates(db: Db, opts: SearchOptions, terms: QueryTerm[]): Row[] {
   if (!match) return [];
   const f = filterSql(opts, 'r');
   const w = `${Number(TUNING.titleWeight)}, ${Number(TUNING.bodyWeight)}`;
+  // Rank on narrow rows first, then fetch whole records for the winners only: sorting full
+  // bodies of every match is what makes common-word queries slow on big stores.
   return db
     .prepare(
-      `SELECT r.*, -bm25(records_fts, ${w}) AS rel
-       FROM records_fts JOIN records r ON r.rowid = records_fts.rowid
-       WHERE records_fts MATCH ? AND ${f.sql}
-       ORDER BY bm25(records_fts, ${w}) LIMIT ${Math.trunc(TUNING.candidates)}`,
+      `WITH top AS (
+         SELECT r.rowid AS rid, -bm25(records_fts, ${w}) AS rel
+         FROM records_fts JOIN records r ON r.rowid = records_fts.rowid
+         WHERE records_fts MATCH ? AND ${f.sql}
+         ORDER BY rel DESC LIMIT ${Math.trunc(TUNING.candidates)})
+       SELECT r.*, top.rel AS rel FROM top JOIN records r ON r.rowid = top.rid ORDER BY top.rel DESC`,
     )
     .all(match, ...f.args) as Row[];
 }
@@ -291,7 +301,7 @@ export function search(db: Db, opts: SearchOptions): SearchResult {
   try {
     const df = documentFrequencies(db, all);
     const n = corpusSize(db);
-    const terms = pickTerms(all, df);
+    const terms = pickTerms(all, df, MAX_QUERY_TERMS, n);
     // Coverage counts every query word, found or not (at the rarest weight): a prompt about
     // something the store has never heard of should not look well covered.
     const weightOf: TermWeights = (t) => idf(df.get(t.stem) ?? 0, n);

@@ -113,7 +113,7 @@ const TEST_FILE =
 export function testFilesIn(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(TEST_FILE)) {
-    const f = m[1]!;
+    const f = m[1]!.replace(/^(?:\.\/)+/, '');
     if (!out.includes(f)) out.push(f);
     if (out.length >= 10) break;
   }

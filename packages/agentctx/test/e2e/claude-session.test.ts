@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeDigest } from '../../src/core/digest-file.js';
+import { readDigest, writeDigest } from '../../src/core/digest-file.js';
 import { CLAUDE_BIN, claudeEnv, gitRepo, runClaude, waitFor } from '../support/claude.js';
 import { runAgentctx, runJson } from '../support/cli.js';
 import { type FakeApi, type RecordedRequest, startFakeApi } from '../support/fake-messages-api.js';
@@ -18,10 +18,19 @@ const DIGEST_MARK = 'DIGEST-MARK-91c2';
 const CONVENTION_MARK = 'CONV-MARK-7f3a';
 const RUN_MARK = 'E2E-RUN-CHECK';
 const WRITE_PATH = 'notes/e2e-findings.md';
+const RESUME_PROMPT = 'And how should I name the database migration file for the customers table?';
 
-/** Agent turns only (they carry tools[]): not title generation, not background extraction. */
+/**
+ * Claude Code's agent turns only (tools[] with its Bash tool): not title generation, not the
+ * background extraction that agentctx's Stop hook starts against the same base URL.
+ */
+function isAgentTurn(r: RecordedRequest): boolean {
+  const tools = r.body.tools;
+  return Array.isArray(tools) && tools.some((t) => (t as { name?: string }).name === 'Bash');
+}
+
 function agentTurns(api: FakeApi): RecordedRequest[] {
-  return api.requests.filter((r) => Array.isArray(r.body.tools) && (r.body.tools as unknown[]).length > 0);
+  return api.requests.filter(isAgentTurn);
 }
 
 function toolResultCount(raw: string): number {
@@ -37,11 +46,12 @@ describe.skipIf(skip)('agentctx inside a real claude -p session', () => {
   let env: NodeJS.ProcessEnv;
   let projectId: string;
   let conventionId: string;
+  let firstSession: string | null = null;
 
   beforeAll(async () => {
     api = await startFakeApi((req) => {
-      const agent = Array.isArray(req.body.tools) && (req.body.tools as unknown[]).length > 0;
-      if (!agent || !req.raw.includes(RUN_MARK)) return { content: [{ type: 'text', text: 'Noted.' }] };
+      if (!isAgentTurn(req) || !req.raw.includes(RUN_MARK))
+        return { content: [{ type: 'text', text: 'Noted.' }] };
       // The tool loop: a failing shell command, then a file write, then the answer.
       const done = toolResultCount(req.raw);
       if (done === 0)
@@ -121,6 +131,7 @@ describe.skipIf(skip)('agentctx inside a real claude -p session', () => {
     });
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.result?.is_error).toBe(false);
+    firstSession = run.sessionId;
     const turns = agentTurns(api).filter((r) => api.requests.indexOf(r) >= before);
     expect(turns.length).toBeGreaterThan(0);
     const first = turns[0]!;
@@ -135,6 +146,55 @@ describe.skipIf(skip)('agentctx inside a real claude -p session', () => {
     // self-accounting: the session's injected tokens were counted
     const status = runJson<{ tokens_injected: number }>(['status'], { cwd: repo, env });
     expect(status.json.tokens_injected).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('SessionEnd consolidation rewrites the digest; --resume does not inject a record twice', async () => {
+    expect(firstSession).toBeTruthy();
+    // SessionEnd of the first run started a detached `agentctx consolidate`: it writes the digest
+    const digests = join(home.path, '.agentctx', 'digests');
+    const composed = await waitFor(
+      () => {
+        const d = readDigest(digests, projectId);
+        return d && !d.text.includes(DIGEST_MARK) ? d : null;
+      },
+      { timeoutMs: 30_000, what: 'the background consolidation to write the digest' },
+    );
+    expect(composed.text).toContain('e2e-shop');
+    // Put back a digest that does not list the convention, so only the session state can
+    // keep the prompt hook from bringing it again.
+    writeDigest(digests, projectId, {
+      text: `## Project context (agentctx)\n- ${DIGEST_MARK}`,
+      ids: [],
+      tokens: 20,
+      generated_at: new Date().toISOString(),
+    });
+    // control: in a session that has not seen it, this prompt does bring the convention
+    const control = runAgentctx(['hook', 'user-prompt-submit'], {
+      cwd: repo,
+      env,
+      input: JSON.stringify({
+        session_id: 'control-session',
+        cwd: repo,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: RESUME_PROMPT,
+      }),
+    });
+    expect(control.stdout).toContain(CONVENTION_MARK);
+    const before = api.requests.length;
+    const run = await runClaude({
+      cwd: repo,
+      env,
+      resume: firstSession ?? undefined,
+      prompt: RESUME_PROMPT,
+    });
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.sessionId).toBe(firstSession);
+    const turns = agentTurns(api).filter((r) => api.requests.indexOf(r) >= before);
+    expect(turns.length).toBeGreaterThan(0);
+    const raw = turns[0]!.raw;
+    // the history carries the first injection once; the new prompt did not add it again
+    expect(raw).toContain('customers table');
+    expect(raw.split(CONVENTION_MARK).length - 1).toBe(1);
   }, 120_000);
 
   it('captures a failing Bash command as a bugfix stub and a Write as a file node', async () => {

@@ -15,4 +15,5 @@ export const COMMANDS: Record<string, Loader> = {
   init: async () => (await import('./commands/init.js')).command,
   uninstall: async () => (await import('./commands/uninstall.js')).command,
   extract: async () => (await import('./commands/extract.js')).command,
+  ui: async () => (await import('./commands/ui.js')).command,
 };

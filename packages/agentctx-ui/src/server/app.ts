@@ -1,0 +1,19 @@
+import { Hono } from 'hono';
+import { createApi } from './api.js';
+import type { DashboardContext } from './context.js';
+import { guard } from './security.js';
+import { mountStatic } from './static-files.js';
+
+/** The whole dashboard as a Hono app: the guard on every request, the API, the built page. */
+export function createDashboardApp(ctx: DashboardContext): Hono {
+  const app = new Hono();
+  app.use('*', guard({ token: ctx.token, port: ctx.port }));
+  app.route('/api', createApi(ctx));
+  mountStatic(app, ctx.webDir, ctx.token);
+  app.notFound((c) =>
+    c.req.path.startsWith('/api/')
+      ? c.json({ error: { code: 'not_found', message: 'no such route' } }, 404)
+      : c.text('not found', 404),
+  );
+  return app;
+}

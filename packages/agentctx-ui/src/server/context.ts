@@ -1,0 +1,28 @@
+import type { Clock, Db, IdGen, ProjectRef, RecordsDeps } from './core.js';
+
+/** What the routes need: the open store, the project the dashboard was started in, the secret. */
+export interface DashboardContext {
+  db: Db;
+  clock: Clock;
+  newId: IdGen;
+  /** The project of the folder `agentctx ui` ran in: the default, and the only one with a known root. */
+  current: ProjectRef;
+  reinforceThreshold: number;
+  /** The start-up secret every write must carry in the `x-agentctx-token` header. */
+  token: string;
+  /** The port the server listens on (known only after listen when started on port 0). */
+  port: () => number;
+  /** The built single-page app (index.html and its assets). */
+  webDir: string;
+}
+
+/** Records services confined to one project's namespace (and `_global`), as the CLI uses them. */
+export function recordsDeps(ctx: DashboardContext, projectId: string): RecordsDeps {
+  return {
+    db: ctx.db,
+    clock: ctx.clock,
+    newId: ctx.newId,
+    projectId,
+    reinforceThreshold: ctx.reinforceThreshold,
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The agentctx core this dashboard runs on: the same services as the CLI and the MCP server,
+ * imported from the sibling workspace's sources and bundled into dist/server.js by esbuild.
+ * Nothing here re-implements search, supersession or drift.
+ */
+export { type App, type AppOptions, createApp, type Env } from '../../../agentctx/src/app/context.js';
+export type { ProjectRef } from '../../../agentctx/src/app/project.js';
+export type { Clock, IdGen } from '../../../agentctx/src/core/clock.js';
+export { driftReport } from '../../../agentctx/src/core/drift.js';
+export type { DriftReport } from '../../../agentctx/src/core/drift-types.js';
+export { AgentctxError, errorMessage } from '../../../agentctx/src/core/errors.js';
+export { assembleProjectProfile } from '../../../agentctx/src/core/project-profile.js';
+export {
+  createRecord,
+  namespacesOf,
+  type RecordsDeps,
+  reinforceRecord,
+  requireVisible,
+  setPinned,
+  supersedeRecord,
+} from '../../../agentctx/src/core/records.js';
+export { resetNamespace } from '../../../agentctx/src/core/reset.js';
+export { search } from '../../../agentctx/src/core/retrieval.js';
+export {
+  CONFIDENCES,
+  type Confidence,
+  type ContextRecord,
+  GLOBAL_PROJECT,
+  isConfidence,
+  isRecordType,
+  RECORD_TYPES,
+  type RecordType,
+} from '../../../agentctx/src/core/types.js';
+export { nodeValue } from '../../../agentctx/src/storage/graph-repo.js';
+export type { Db } from '../../../agentctx/src/storage/open.js';
+export { listRecords, supersessionChain } from '../../../agentctx/src/storage/records-repo.js';
+export { listSessions, sessionTotals } from '../../../agentctx/src/storage/sessions-repo.js';
+export { VERSION } from '../../../agentctx/src/version.js';

@@ -1,0 +1,50 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+
+export const TOKEN_HEADER = 'x-agentctx-token';
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Host headers this server answers to: the loopback names with its own port (DNS rebinding). */
+export function allowedHosts(port: number): string[] {
+  return [`127.0.0.1:${port}`, `localhost:${port}`];
+}
+
+function sameSecret(given: string | undefined, token: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function forbidden(reason: string): Response {
+  return new Response(JSON.stringify({ error: { code: 'forbidden', message: reason } }), {
+    status: 403,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  });
+}
+
+/**
+ * Every request: the Host must be ours, a browser must not say the request is cross-site, and
+ * a write must carry the start-up token. Nothing sets cookies or CORS headers, so another origin
+ * can neither read a response nor send the custom token header without a (refused) preflight.
+ */
+export function guard(opts: { token: string; port: () => number }): MiddlewareHandler {
+  return async (c, next) => {
+    const host = (c.req.header('host') ?? '').toLowerCase();
+    if (!allowedHosts(opts.port()).includes(host)) return forbidden('unexpected Host header');
+    if ((c.req.header('sec-fetch-site') ?? '').toLowerCase() === 'cross-site') {
+      return forbidden('cross-site request refused');
+    }
+    const method = c.req.method.toUpperCase();
+    if (method === 'OPTIONS') return forbidden('cross-origin requests are not served');
+    if (WRITE_METHODS.has(method) && !sameSecret(c.req.header(TOKEN_HEADER), opts.token)) {
+      return forbidden('missing or wrong dashboard token');
+    }
+    await next();
+    c.header('x-content-type-options', 'nosniff');
+    c.header('referrer-policy', 'no-referrer');
+    c.header('x-frame-options', 'DENY');
+    c.header('cache-control', 'no-store');
+  };
+}

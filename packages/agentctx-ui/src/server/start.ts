@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { createDashboardApp } from './app.js';
+import type { DashboardContext } from './context.js';
+import { type App, type AppOptions, createApp } from './core.js';
+
+export const DEFAULT_PORT = 7327;
+export const HOST = '127.0.0.1';
+
+export interface StartOptions extends AppOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  /** The built SPA; defaults to the `web` folder beside the server bundle. */
+  webDir?: string;
+}
+
+export interface RunningDashboard {
+  url: string;
+  port: number;
+  token: string;
+  projectId: string;
+  close(): Promise<void>;
+}
+
+function defaultWebDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [join(here, 'web'), join(here, '..', '..', 'dist', 'web')];
+  return candidates.find((d) => existsSync(join(d, 'index.html'))) ?? candidates[0]!;
+}
+
+/** A fresh start-up secret: 192 random bits. */
+export function newToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** The routes' context from the agentctx composition root (opens the store). */
+export function contextFromApp(
+  core: App,
+  opts: { token: string; port: () => number; webDir?: string },
+): DashboardContext {
+  return {
+    db: core.db,
+    clock: core.clock,
+    newId: core.newId,
+    current: core.project,
+    reinforceThreshold: core.config.reinforceThreshold,
+    token: opts.token,
+    port: opts.port,
+    webDir: opts.webDir ?? defaultWebDir(),
+  };
+}
+
+/**
+ * Open the store through the agentctx composition root and serve the dashboard on 127.0.0.1.
+ * Resolves once listening; rejects (with the store closed) when the port cannot be bound.
+ */
+export async function startDashboard(opts: StartOptions = {}): Promise<RunningDashboard> {
+  const core = createApp(opts);
+  let port = opts.port ?? DEFAULT_PORT;
+  const ctx = contextFromApp(core, { token: newToken(), port: () => port, webDir: opts.webDir });
+  const app = createDashboardApp(ctx);
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: HOST, port }, (info: AddressInfo) => {
+      port = info.port;
+      resolve(s);
+    });
+    s.once('error', (err) => {
+      core.close();
+      reject(err);
+    });
+  });
+  let closed = false;
+  return {
+    url: `http://${HOST}:${port}/`,
+    port,
+    token: ctx.token,
+    projectId: core.project.id,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (closed) return resolve();
+        closed = true;
+        server.close(() => {
+          core.close();
+          resolve();
+        });
+        // Browsers keep idle connections open; do not wait for them.
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
+}

@@ -1,0 +1,45 @@
+import type { ContextRecord, DriftReport } from '../server/core.js';
+import type { GraphData } from '../server/graph-data.js';
+import type { ProjectSummary } from '../server/projects.js';
+
+export type { ContextRecord, DriftReport, GraphData, ProjectSummary };
+
+export interface Meta {
+  version: string;
+  current: { id: string; name: string; root: string };
+  types: string[];
+  confidences: string[];
+  token_header: string;
+}
+
+export type ListedRecord = ContextRecord & { match?: { score: number; coverage: number } };
+
+export interface RecordsAnswer {
+  query: string | null;
+  degraded: string | null;
+  records: ListedRecord[];
+}
+
+export interface RecordDetail {
+  record: ContextRecord;
+  chain: ContextRecord[];
+  files: string[];
+}
+
+export interface SessionRow {
+  session_id: string;
+  project_id: string | null;
+  started_at: string | null;
+  ended_at: string | null;
+  tokens_injected: number;
+  extraction_cost_usd: number;
+}
+
+export interface SessionsAnswer {
+  totals: { sessions: number; tokens_injected: number; extraction_cost_usd: number };
+  sessions: SessionRow[];
+}
+
+export type SyncAnswer =
+  | { available: false; reason: string }
+  | { available: true; root: string; report: DriftReport };

@@ -48,6 +48,19 @@ monorepo workspace package version semver changelog release tag branch rebase me
 commit lint format ci pipeline artifact`
   .split(/\s+/)
   .filter(Boolean);
+// Real project records also name many things of their own (modules, functions, vendors,
+// error codes): 4,000 generated identifiers, drawn with a Zipf-like skew, give the store a
+// realistic vocabulary instead of a few hundred words that every record repeats.
+const SYLL = ['ka', 'lo', 'mer', 'ti', 'zan', 'qu', 'bri', 'dor', 'fel', 'gra', 'hon', 'jis', 'vek', 'nup', 'ost', 'ry'];
+const NAMES = Array.from({ length: 4000 }, (_, i) => {
+  let n = i + 7;
+  let w = '';
+  for (let k = 0; k < 3; k++) {
+    w += SYLL[n % SYLL.length];
+    n = Math.floor(n / SYLL.length) + k * 5;
+  }
+  return `${w}${i % 7 === 0 ? 'Service' : i % 5 === 0 ? 'Handler' : ''}`;
+});
 const CODEY = [
   'src/server/auth.ts',
   'lib/db/pool.go',
@@ -76,8 +89,12 @@ function pickType() {
   }
   return 'discovery';
 }
+function word() {
+  if (rand() < 0.7) return pick(WORDS);
+  return NAMES[Math.floor(NAMES.length * rand() ** 2)];
+}
 function sentence(n) {
-  const w = Array.from({ length: n }, () => pick(WORDS));
+  const w = Array.from({ length: n }, () => word());
   return `${w[0][0].toUpperCase()}${w[0].slice(1)} ${w.slice(1).join(' ')}.`;
 }
 function body() {

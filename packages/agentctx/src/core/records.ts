@@ -160,9 +160,11 @@ export function setPinned(deps: RecordsDeps, id: string, pinned: boolean): Conte
 }
 
 /**
- * SPEC §3.3: one more sighting of an inferred record. It becomes `reinforced` after
- * `reinforceThreshold` sightings (default 3), or at once when `explicit` confirms it.
- * Transitions are one-way: explicit and reinforced records never change confidence here.
+ * SPEC §3.3: one more sighting of an inferred record in another session. `reinforce_count`
+ * counts the sightings after the first, so the record becomes `reinforced` once it has been
+ * seen in `reinforceThreshold` sessions in all (default 3: the first and two more), or at
+ * once when `explicit` confirms it. Transitions are one-way: explicit and reinforced records
+ * never change confidence here.
  */
 export function reinforceRecord(deps: RecordsDeps, id: string, explicit = false): ContextRecord {
   const threshold = deps.reinforceThreshold ?? 3;
@@ -170,7 +172,7 @@ export function reinforceRecord(deps: RecordsDeps, id: string, explicit = false)
     const rec = requireVisible(deps, id);
     const count = rec.reinforce_count + 1;
     let confidence: Confidence = rec.confidence;
-    if (rec.confidence === 'inferred' && (explicit || count >= threshold)) confidence = 'reinforced';
+    if (rec.confidence === 'inferred' && (explicit || 1 + count >= threshold)) confidence = 'reinforced';
     deps.db
       .prepare('UPDATE records SET reinforce_count = ?, confidence = ? WHERE id = ?')
       .run(count, confidence, rec.id);

@@ -426,12 +426,13 @@ describe('extract with the model (real SDK, fake Messages API)', () => {
     try {
       const prefs = current(db, 'preference');
       expect(prefs).toHaveLength(1);
+      // seen in three sessions (the first and two more): the threshold of 3 is reached
       expect(prefs[0]!.reinforce_count).toBe(2);
-      expect(prefs[0]!.confidence).toBe('inferred');
+      expect(prefs[0]!.confidence).toBe('reinforced');
     } finally {
       db.close();
     }
-    // a fourth session is the third re-sighting: reinforce_count reaches the threshold (3)
+    // a fourth session counts again and the record stays reinforced
     new TranscriptBuilder('s-r4', ws.repo)
       .user('pnpm add zod')
       .assistant('Added.')

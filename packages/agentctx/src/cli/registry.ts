@@ -16,4 +16,5 @@ export const COMMANDS: Record<string, Loader> = {
   uninstall: async () => (await import('./commands/uninstall.js')).command,
   extract: async () => (await import('./commands/extract.js')).command,
   ui: async () => (await import('./commands/ui.js')).command,
+  consolidate: async () => (await import('./commands/consolidate.js')).command,
 };

@@ -304,7 +304,9 @@ export function composeDigest(
   const header: Line[] = [
     { text: `# Project context for ${project.name} (from agentctx)` },
     {
-      text: `What earlier sessions recorded. Lines marked ${anyUnconfirmed ? '"(unconfirmed)" were inferred, not stated: check before relying on them; the rest' : 'here'} were stated or confirmed by the developer.`,
+      text: anyUnconfirmed
+        ? 'What earlier sessions recorded. Lines marked "(unconfirmed)" were inferred, not stated: check before relying on them; the rest were stated or confirmed by the developer.'
+        : 'What earlier sessions recorded; the developer stated or confirmed each line.',
     },
   ];
   let lines = [...header.map((l) => ({ ...l, section: undefined as SectionName | undefined })), ...body];

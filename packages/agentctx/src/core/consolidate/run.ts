@@ -69,7 +69,7 @@ class Interrupted extends Error {}
 
 const SCORE_BATCH = 2000;
 const NEAR_BATCH = 250;
-const NEAR_TERMS = 8;
+const NEAR_TERMS = 4;
 const NEAR_LIMIT = 8;
 
 interface RunState {
@@ -312,14 +312,28 @@ function scanNearDuplicates(
     }
     return n;
   };
+  // Terms in more than 2% of the store cannot tell duplicates apart, and each one would make
+  // BM25 score thousands of rows: they are left out of the query (not out of the similarity).
+  const corpus = (db.prepare('SELECT COALESCE(MAX(rowid), 0) AS n FROM records').get() as { n: number }).n;
+  const maxDf = Math.max(25, Math.ceil(corpus * 0.02));
   /** The rarest terms that occur at all: they discriminate and keep the match set small. */
   const rarest = (terms: QueryTerm[], max: number): QueryTerm[] =>
     terms
       .map((t) => ({ t, n: df(t) }))
-      .filter((x) => x.n > 0)
+      .filter((x) => x.n > 0 && x.n <= maxDf)
       .sort((a, b) => a.n - b.n || (a.t.stem < b.t.stem ? -1 : 1))
       .slice(0, max)
       .map((x) => x.t);
+  const termCache = new Map<string, Set<string>>();
+  const terms_ = (r: NearRow): Set<string> => {
+    let set = termCache.get(r.id);
+    if (!set) {
+      set = termSet(r);
+      if (termCache.size > 50_000) termCache.clear();
+      termCache.set(r.id, set);
+    }
+    return set;
+  };
   const saveState = () =>
     db
       .prepare(
@@ -338,10 +352,13 @@ function scanNearDuplicates(
       const rows = similar.all(match, a.project_id, a.type) as (NearRow & { rel: number })[];
       const self = rows.find((r) => r.id === a.id)?.rel ?? rows[0]?.rel ?? 0;
       if (self <= 0) continue;
-      const aTerms = termSet(a);
+      const aTerms = terms_(a);
       for (const b of rows) {
         if (b.id === a.id) continue;
-        const sim = similarity(aTerms, termSet(b), b.rel / self);
+        const ratio = b.rel / self;
+        // similarity is a geometric mean with this ratio: below NEAR² it cannot reach NEAR
+        if (ratio < NEAR_DUPLICATE * NEAR_DUPLICATE) continue;
+        const sim = similarity(aTerms, terms_(b), ratio);
         if (sim >= NEAR_DUPLICATE)
           found.push({ a, b: { ...b, project_id: a.project_id, type: a.type }, sim });
       }

@@ -63,7 +63,7 @@ export function inflections(w: string): string[] {
  * The words of arbitrary text that carry meaning, in order of first appearance: lower-cased,
  * NFKC-normalised, stop-words and one-letter tokens dropped, duplicates removed.
  */
-export function extractTerms(text: string, max = 64): QueryTerm[] {
+export function extractTerms(text: string, max = 256): QueryTerm[] {
   const seen = new Set<string>();
   const terms: QueryTerm[] = [];
   const normal = String(text ?? '')

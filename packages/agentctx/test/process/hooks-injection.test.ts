@@ -34,7 +34,7 @@ describe('UserPromptSubmit injection', () => {
       confidence: 'inferred',
       source: 'llm_extraction',
       title: 'Refund jobs retry three times',
-      body: 'The refund queue seems to retry failed refund jobs three times with backoff.',
+      body: 'The ledger worker seems to retry failed refund jobs three times with backoff before it processes the next refund.',
     });
     w.add({ title: 'Frontend uses Tailwind', body: 'Styling is Tailwind utility classes only.' });
     w.closeDb();
@@ -45,7 +45,7 @@ describe('UserPromptSubmit injection', () => {
     );
     expect(r.code).toBe(0);
     expect(r.json?.hookSpecificOutput?.hookEventName).toBe('UserPromptSubmit');
-    expect(r.context).toContain(a.id);
+    expect(r.context, r.stdout + r.stderr).toContain(a.id);
     expect(r.context).toContain(b.id);
     expect(r.context).not.toContain('Tailwind');
     // the inferred record is framed as a hypothesis, the explicit one is not

@@ -74,6 +74,7 @@ export interface SearchResult {
 export const MAX_QUERY_TERMS = 12;
 /** A term in more than this share of all records is not sent to FTS5 when rarer ones exist. */
 const COMMON_SHARE = 0.5;
+const COMMON_MIN_CORPUS = 2000;
 
 /**
  * Scoring knobs, chosen on the retrieval benchmark (LoCoMo dev + bench/dev-memory.json): title
@@ -155,7 +156,10 @@ export function pickTerms(
 ): QueryTerm[] {
   const found = terms.filter((t) => (df.get(t.stem) ?? 0) > 0);
   // A word in most records barely ranks and makes the match set huge; search the others.
-  const telling = found.filter((t) => (df.get(t.stem) ?? 0) <= corpus * COMMON_SHARE);
+  // Only on big stores, where it matters for speed: in a small one the "common" word may be
+  // exactly what the current record shares with the query.
+  const telling =
+    corpus >= COMMON_MIN_CORPUS ? found.filter((t) => (df.get(t.stem) ?? 0) <= corpus * COMMON_SHARE) : [];
   const useful = telling.length > 0 ? telling : found;
   if (useful.length <= max) return useful;
   return [...useful].sort((a, b) => (df.get(a.stem) ?? 0) - (df.get(b.stem) ?? 0)).slice(0, max);

@@ -10,9 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import Database from 'better-sqlite3';
+import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = join(root, 'bin', 'agentctx.js');
+const BIN = join(root, 'bin', 'agentctx.cjs');
 const arg = (name, def) => {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? def : process.argv[i + 1];
@@ -124,7 +125,7 @@ async function connect(repo, env) {
     args: [BIN, 'mcp'],
     cwd: repo,
     env,
-    stderr: 'ignore',
+    stderr: process.env.BENCH_STDERR ? 'inherit' : 'ignore', // BENCH_STDERR=1 shows the server's stderr
   });
   const client = new Client({ name: 'bench', version: '0' });
   await client.connect(transport);
@@ -143,6 +144,42 @@ const stats = (xs) => {
   return { median: q(0.5), p95: q(0.95), min: s[0], max: s[s.length - 1] };
 };
 const ms = (x) => `${x.toFixed(2)} ms`;
+
+// The engine alone, in this process (bundled from src on the fly): what ctx_search costs
+// without the MCP round trip, to separate the protocol's overhead from retrieval.
+async function engineProbe(dir) {
+  const out = join(dir, 'engine-probe.mjs');
+  await build({
+    stdin: {
+      contents: `export { search } from './src/core/retrieval.ts'; export { toIndexEntry } from './src/core/index-entry.ts';`,
+      resolveDir: root,
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: out,
+    external: ['better-sqlite3'],
+    logLevel: 'error',
+  });
+  return import(out);
+}
+
+function engineLatency(engine, dbPath, projectId, queries) {
+  const db = new Database(dbPath, { readonly: true });
+  const lat = [];
+  for (const q of queries.slice(0, 20))
+    engine.search(db, { projectId, query: q, limit: 10, now: new Date() });
+  for (const query of queries) {
+    const t = performance.now();
+    const now = new Date();
+    const res = engine.search(db, { projectId, query, limit: 10, now });
+    JSON.stringify({ results: res.hits.map((h) => engine.toIndexEntry(h, now)) });
+    lat.push(performance.now() - t);
+  }
+  db.close();
+  return stats(lat);
+}
 
 function baseline(n) {
   const xs = [];
@@ -174,6 +211,7 @@ async function main() {
     await first.close();
     const dbPath = join(home, '.agentctx', 'agentctx.db');
     const queries = Array.from({ length: QUERIES }, () => phrase(2 + Math.floor(rand() * 5)));
+    const engine = await engineProbe(tmp);
 
     console.log(
       `agentctx MCP benchmark — node ${process.version}, ${SPAWNS} spawns, ${QUERIES} queries per size`,
@@ -215,6 +253,10 @@ async function main() {
       const l = stats(lat);
       console.log(
         `  ctx_search on an open connection: median ${ms(l.median)}, p95 ${ms(l.p95)}, max ${ms(l.max)}; ${(hits / queries.length).toFixed(1)} results/query`,
+      );
+      const e = engineLatency(engine, dbPath, projectId, queries);
+      console.log(
+        `  the engine alone (search + index entries, in process): median ${ms(e.median)}, p95 ${ms(e.p95)} → MCP overhead ≈ ${ms(l.median - e.median)}`,
       );
     }
   } finally {

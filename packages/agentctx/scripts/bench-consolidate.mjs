@@ -3,14 +3,14 @@
 // Usage: node scripts/bench-consolidate.mjs [N,N,...]   (run `npm run build` first)
 // Prints figures; asserts nothing. Uses a throwaway AGENTCTX_HOME, never ~/.agentctx.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = join(root, 'bin', 'agentctx.js');
+const bin = ['agentctx.cjs', 'agentctx.js'].map((f) => join(root, 'bin', f)).find((p) => existsSync(p));
 const sizes = (process.argv[2] ?? '1000,10000').split(',').map(Number);
 const TYPES = ['decision', 'convention', 'preference', 'discovery', 'bugfix', 'discovery', 'bugfix'];
 // a Zipf-like vocabulary: a few words are everywhere, most are rare (as in real notes)

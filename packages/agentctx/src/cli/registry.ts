@@ -17,4 +17,6 @@ export const COMMANDS: Record<string, Loader> = {
   extract: async () => (await import('./commands/extract.js')).command,
   ui: async () => (await import('./commands/ui.js')).command,
   consolidate: async () => (await import('./commands/consolidate.js')).command,
+  profile: async () => (await import('./commands/profile.js')).command,
+  sync: async () => (await import('./commands/sync.js')).command,
 };

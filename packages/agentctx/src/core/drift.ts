@@ -119,8 +119,10 @@ function recentlySuperseded(db: Db, projectId: string, now: Date): ContextRecord
 export function scanDrift(db: Db, project: { id: string; root: string }, now: Date): DriftScan {
   const files: MemoryFile[] = readMemoryFiles(project.root);
   const passages = files.flatMap(passagesOf);
-  const index = createScratchIndex(passages.map((p, i) => ({ key: i + 1, text: p.text })));
-  const lower = passages.map((p) => lowerOf(p.text));
+  // struck-through text (~~like this~~) no longer states anything
+  const said = passages.map((p) => p.text.replace(/~~[\s\S]*?~~/g, ' '));
+  const index = createScratchIndex(said.map((text, i) => ({ key: i + 1, text })));
+  const lower = said.map(lowerOf);
   try {
     const contradicted: ContradictionFinding[] = [];
     const flagged = new Set<number>();

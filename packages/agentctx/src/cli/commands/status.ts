@@ -2,6 +2,7 @@ import { RECORD_TYPES } from '../../core/types.js';
 import { countByType } from '../../storage/records-repo.js';
 import { listSessions, sessionTotals } from '../../storage/sessions-repo.js';
 import type { Command } from '../command.js';
+import { maintenanceStatus } from '../status-maintenance.js';
 
 export const command: Command = {
   name: 'status',
@@ -15,6 +16,7 @@ export const command: Command = {
     const global = countByType(a.db, '_global');
     const totals = sessionTotals(a.db, a.project.id);
     const sessions = listSessions(a.db, a.project.id, 10);
+    const maintenance = maintenanceStatus(a.db, a.project.id, a.clock());
     const json = {
       project_id: a.project.id,
       project: a.project.name,
@@ -27,6 +29,7 @@ export const command: Command = {
       tokens_injected: totals.tokens_injected,
       extraction_cost_usd: Math.round(totals.extraction_cost_usd * 1e6) / 1e6,
       recent_sessions: sessions,
+      ...maintenance.json,
     };
     const text = [
       `project   ${a.project.name} (${a.project.id.slice(0, 12)})`,
@@ -43,6 +46,7 @@ export const command: Command = {
         (s) =>
           `  ${s.session_id}  ${s.started_at ?? ''}  ${s.tokens_injected} tokens  $${s.extraction_cost_usd.toFixed(4)}`,
       ),
+      ...maintenance.lines,
     ].join('\n');
     return { json, text };
   },

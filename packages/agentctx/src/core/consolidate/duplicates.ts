@@ -101,8 +101,9 @@ export function termSet(r: Pick<DupInput, 'title' | 'body'>): Set<string> {
 }
 
 /**
- * Similarity of two records, 0..1: the geometric mean of the Dice coefficient of their term
- * sets and the BM25 score of `b` for `a`'s query relative to `a`'s own (capped at 1).
+ * Similarity of two records, 0..1: 0.7 × the Dice coefficient of their term sets + 0.3 × the
+ * BM25 score of `b` for `a`'s query relative to `a`'s own score (capped at 1). Dice carries the
+ * decision; the BM25 share rewards agreement on the rare terms that FTS weighs most.
  */
 export function similarity(aTerms: Set<string>, bTerms: Set<string>, bm25Ratio: number): number {
   if (aTerms.size === 0 || bTerms.size === 0) return 0;
@@ -110,5 +111,5 @@ export function similarity(aTerms: Set<string>, bTerms: Set<string>, bm25Ratio: 
   for (const t of aTerms) if (bTerms.has(t)) both++;
   const dice = (2 * both) / (aTerms.size + bTerms.size);
   const ratio = Math.max(0, Math.min(1, bm25Ratio));
-  return Math.round(Math.sqrt(dice * ratio) * 1000) / 1000;
+  return Math.round((0.7 * dice + 0.3 * ratio) * 1000) / 1000;
 }

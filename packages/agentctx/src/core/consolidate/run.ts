@@ -316,11 +316,11 @@ function scanNearDuplicates(
   // BM25 score thousands of rows: they are left out of the query (not out of the similarity).
   const corpus = (db.prepare('SELECT COALESCE(MAX(rowid), 0) AS n FROM records').get() as { n: number }).n;
   const maxDf = Math.max(25, Math.ceil(corpus * 0.02));
-  /** The rarest terms that occur at all: they discriminate and keep the match set small. */
+  /** The rarest terms shared with some other record: they discriminate and keep the match set small. */
   const rarest = (terms: QueryTerm[], max: number): QueryTerm[] =>
     terms
       .map((t) => ({ t, n: df(t) }))
-      .filter((x) => x.n > 0 && x.n <= maxDf)
+      .filter((x) => x.n > 1 && x.n <= maxDf) // a term only this record has cannot find another
       .sort((a, b) => a.n - b.n || (a.t.stem < b.t.stem ? -1 : 1))
       .slice(0, max)
       .map((x) => x.t);
@@ -355,10 +355,7 @@ function scanNearDuplicates(
       const aTerms = terms_(a);
       for (const b of rows) {
         if (b.id === a.id) continue;
-        const ratio = b.rel / self;
-        // similarity is a geometric mean with this ratio: below NEAR² it cannot reach NEAR
-        if (ratio < NEAR_DUPLICATE * NEAR_DUPLICATE) continue;
-        const sim = similarity(aTerms, terms_(b), ratio);
+        const sim = similarity(aTerms, terms_(b), b.rel / self);
         if (sim >= NEAR_DUPLICATE)
           found.push({ a, b: { ...b, project_id: a.project_id, type: a.type }, sim });
       }

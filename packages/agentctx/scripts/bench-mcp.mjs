@@ -3,7 +3,7 @@
 // with a throwaway AGENTCTX_HOME; the store is seeded with direct SQL inserts.
 // Usage: node scripts/bench-mcp.mjs [--sizes 10000,100000] [--spawns 15] [--queries 300]
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -10,6 +10,8 @@ export interface Config {
     dailyCostCapUsd: number;
   };
   embeddings: { enabled: boolean };
+  /** Secret redaction: regex sources redacted as `[REDACTED:custom]` on top of the built-in rules. */
+  redact: { extraPatterns: string[] };
   modelTier: 'default' | 'quality';
   reinforceThreshold: number;
 }
@@ -17,6 +19,7 @@ export interface Config {
 export const DEFAULT_CONFIG: Config = {
   llm: { enabled: true, backend: 'auto', model: 'claude-haiku-4-5', dailyCostCapUsd: 1 },
   embeddings: { enabled: true },
+  redact: { extraPatterns: [] },
   modelTier: 'default',
   reinforceThreshold: 3,
 };
@@ -71,6 +74,20 @@ export const CONFIG_KEYS: Record<string, (raw: string) => unknown> = {
   },
   'llm.dailyCostCapUsd': (raw) => positiveNumber(raw, 'llm.dailyCostCapUsd'),
   'embeddings.enabled': parseBool,
+  'redact.extraPatterns': (raw) => {
+    // a JSON list of regex sources, or one source; invalid regexes are reported by `agentctx config`
+    const t = raw.trim();
+    if (!t.startsWith('[')) return t ? [t] : [];
+    let v: unknown;
+    try {
+      v = JSON.parse(t);
+    } catch {
+      throw new AgentctxError('invalid_input', 'redact.extraPatterns: expected a JSON list of strings');
+    }
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+      throw new AgentctxError('invalid_input', 'redact.extraPatterns: expected a JSON list of strings');
+    return v;
+  },
   modelTier: (raw) => oneOf(raw, ['default', 'quality']),
   reinforceThreshold: (raw) => {
     const n = positiveNumber(raw, 'reinforceThreshold');

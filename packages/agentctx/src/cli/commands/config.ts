@@ -1,5 +1,6 @@
 import { getConfigValue, saveConfig, setConfigValue } from '../../app/config.js';
 import { AgentctxError } from '../../core/errors.js';
+import { compileExtraPatterns } from '../../core/redact.js';
 import { str } from '../args.js';
 import type { Command } from '../command.js';
 
@@ -37,9 +38,21 @@ export const command: Command = {
     }
     for (const [k, v] of sets) config = setConfigValue(config, k, v);
     if (sets.length > 0) saveConfig(a.paths.config, config);
+    // invalid user redaction patterns are skipped at extraction time; say so here
+    const patternErrors = compileExtraPatterns(config.redact?.extraPatterns).errors;
     return {
-      json: { config, path: a.paths.config, changed: sets.map(([k]) => k) },
-      text: JSON.stringify(config, null, 2),
+      json: {
+        config,
+        path: a.paths.config,
+        changed: sets.map(([k]) => k),
+        ...(patternErrors.length > 0 ? { redact_pattern_errors: patternErrors } : {}),
+      },
+      text: [
+        JSON.stringify(config, null, 2),
+        ...patternErrors.map(
+          (e) => `warning: redact pattern ${JSON.stringify(e.pattern)} is skipped: ${e.error}`,
+        ),
+      ].join('\n'),
     };
   },
 };

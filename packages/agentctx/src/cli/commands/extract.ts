@@ -4,6 +4,8 @@ import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
 import { AgentctxError, errorMessage } from '../../core/errors.js';
 import { extractSession, type SessionExtractSummary } from '../../core/extraction/session-extract.js';
+import { redactorFor } from '../../core/redact.js';
+import { redactingClient } from '../../llm/redacting.js';
 import { selectLlm } from '../../llm/select.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
@@ -67,13 +69,20 @@ export const command: Command = {
     }
     try {
       const precompact = bool(args.flags, 'precompact');
-      const choice = precompact ? { client: null, reason: 'precompact' } : selectLlm(a.config.llm, a.env);
+      const choice = precompact
+        ? { client: null, reason: 'precompact' }
+        : selectLlm(a.config.llm, a.env, { log, scratchRoot: a.paths.tmp });
+      if (!precompact && choice.decision) log(`extract ${sessionId}: backend ${choice.decision.reason}`);
+      const { redact, errors } = redactorFor(a.config.redact?.extraPatterns);
+      for (const e of errors)
+        log(`extract ${sessionId}: redact pattern ${JSON.stringify(e.pattern)} skipped: ${e.error}`);
       const summary = await extractSession({
         records: a.records(),
         sessionId: sessionId.trim(),
         transcriptPath,
         projectRoot: a.project.root,
-        llm: choice.client,
+        llm: choice.client ? redactingClient(choice.client, redact) : null,
+        redact,
         llmSkipReason: choice.reason,
         dailyCostCapUsd: a.config.llm.dailyCostCapUsd,
         precompact,

@@ -1,4 +1,6 @@
 import { RECORD_TYPES } from '../../core/types.js';
+import { decideBackend } from '../../llm/select.js';
+import { dailyExtractionCost } from '../../storage/extraction-state-repo.js';
 import { countByType } from '../../storage/records-repo.js';
 import { listSessions, sessionTotals } from '../../storage/sessions-repo.js';
 import type { Command } from '../command.js';
@@ -16,6 +18,11 @@ export const command: Command = {
     const global = countByType(a.db, '_global');
     const totals = sessionTotals(a.db, a.project.id);
     const sessions = listSessions(a.db, a.project.id, 10);
+    const backend = decideBackend(a.config.llm, a.env);
+    const day = a.clock().toISOString().slice(0, 10);
+    const spent = dailyExtractionCost(a.db, day);
+    const cap = a.config.llm.dailyCostCapUsd;
+    const capReached = spent >= cap;
     const maintenance = maintenanceStatus(a.db, a.project.id, a.clock());
     const json = {
       project_id: a.project.id,
@@ -30,6 +37,18 @@ export const command: Command = {
       extraction_cost_usd: Math.round(totals.extraction_cost_usd * 1e6) / 1e6,
       recent_sessions: sessions,
       ...maintenance.json,
+      llm: {
+        backend: backend.configured,
+        active: backend.active,
+        reason: backend.reason,
+        model: a.config.llm.model,
+      },
+      daily_cost: {
+        day,
+        spent_usd: Math.round(spent * 1e6) / 1e6,
+        cap_usd: cap,
+        cap_reached: capReached,
+      },
     };
     const text = [
       `project   ${a.project.name} (${a.project.id.slice(0, 12)})`,
@@ -42,6 +61,10 @@ export const command: Command = {
           .join(', ') || 'none'
       }`,
       `sessions  ${totals.sessions}, ${totals.tokens_injected} tokens injected, $${totals.extraction_cost_usd.toFixed(4)} extraction`,
+      `llm       ${backend.active ?? 'none (rule-based)'}: ${backend.reason}`,
+      `today     $${spent.toFixed(4)} of the $${cap} daily cap${
+        capReached ? ' (cap reached: extraction is rule-based until the next UTC day)' : ''
+      }`,
       ...sessions.map(
         (s) =>
           `  ${s.session_id}  ${s.started_at ?? ''}  ${s.tokens_injected} tokens  $${s.extraction_cost_usd.toFixed(4)}`,

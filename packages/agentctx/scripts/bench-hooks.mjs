@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const Database = require('better-sqlite3');
-const BIN = join(root, 'bin', 'agentctx.js');
+const BIN = join(root, 'bin', 'agentctx.cjs');
 
 const argv = process.argv.slice(2);
 const opt = (name, def) => {
@@ -51,7 +51,24 @@ commit lint format ci pipeline artifact`
 // Real project records also name many things of their own (modules, functions, vendors,
 // error codes): 4,000 generated identifiers, drawn with a Zipf-like skew, give the store a
 // realistic vocabulary instead of a few hundred words that every record repeats.
-const SYLL = ['ka', 'lo', 'mer', 'ti', 'zan', 'qu', 'bri', 'dor', 'fel', 'gra', 'hon', 'jis', 'vek', 'nup', 'ost', 'ry'];
+const SYLL = [
+  'ka',
+  'lo',
+  'mer',
+  'ti',
+  'zan',
+  'qu',
+  'bri',
+  'dor',
+  'fel',
+  'gra',
+  'hon',
+  'jis',
+  'vek',
+  'nup',
+  'ost',
+  'ry',
+];
 const NAMES = Array.from({ length: 4000 }, (_, i) => {
   let n = i + 7;
   let w = '';

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = join(root, 'bin', 'agentctx.js');
+const BIN = join(root, 'bin', 'agentctx.cjs');
 const argv = process.argv.slice(2);
 const json = argv.includes('--json');
 const pi = argv.indexOf('--project');

@@ -7,25 +7,40 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const entries = { cli: 'src/cli-entry.ts', hook: 'src/hook-entry.ts', mcp: 'src/mcp-entry.ts' };
+
+// The hook bundle is CommonJS: required from the CommonJS bin, it never starts Node's ESM
+// loader, a large part of what a hook costs beyond `node -e 0`.
+const entries = [
+  { src: 'src/cli-entry.ts', format: 'esm', out: 'dist/cli.js' },
+  { src: 'src/hook-entry.ts', format: 'cjs', out: 'dist/hook.cjs' },
+  { src: 'src/mcp-entry.ts', format: 'esm', out: 'dist/mcp.js' },
+];
+const esmBanner =
+  "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
+// In CommonJS output `import.meta.url` is rewritten to this, defined from __filename.
+const cjsBanner = "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;";
 
 // dist/ is not wiped first: esbuild overwrites each output whole, and tests running from
 // another shell keep a working binary while a build runs.
-for (const [name, src] of Object.entries(entries)) {
+for (const { src, format, out } of entries) {
   if (!existsSync(join(root, src))) continue;
   await build({
     absWorkingDir: root,
     entryPoints: [src],
-    outfile: `dist/${name}.js`,
+    outfile: out,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format,
     target: 'node20',
     external: ['better-sqlite3', 'sqlite-vec', '@huggingface/transformers', 'onnxruntime-node'],
-    define: { __AGENTCTX_VERSION__: JSON.stringify(pkg.version) },
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    define: {
+      __AGENTCTX_VERSION__: JSON.stringify(pkg.version),
+      ...(format === 'cjs' ? { 'import.meta.url': '__import_meta_url' } : {}),
     },
+    banner: { js: format === 'cjs' ? cjsBanner : esmBanner },
+    // the hook bundle is compiled on every hook start: fewer bytes, less compile time
+    minifyWhitespace: format === 'cjs',
+    minifySyntax: format === 'cjs',
     legalComments: 'none',
     logLevel: 'warning',
   });

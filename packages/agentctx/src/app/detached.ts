@@ -22,14 +22,14 @@ export interface DetachedOptions {
   logsDir: string;
   /** Hard lifetime of the child; it exits with code 124 when reached. */
   deadlineMs?: number;
-  /** The `bin/agentctx.js` of the running install; found automatically when omitted. */
+  /** The `bin/agentctx.cjs` of the running install; found automatically when omitted. */
   binPath?: string;
 }
 
-/** The bin script of the install this code runs from (dist/*.js → ../bin/agentctx.js). */
+/** The bin script of the install this code runs from (dist/*.js → ../bin/agentctx.cjs). */
 export function installedBinPath(): string {
   try {
-    const p = fileURLToPath(new URL('../bin/agentctx.js', import.meta.url));
+    const p = fileURLToPath(new URL('../bin/agentctx.cjs', import.meta.url));
     if (existsSync(p)) return p;
   } catch {
     // not a file URL (bundled elsewhere)

@@ -31,7 +31,10 @@ export function isStrongHit(hit: SearchHit, termCount: number): boolean {
   if (termCount === 1) return hit.coverage >= 0.99;
   if (termCount === 2) return hit.coverage >= 0.5 && hit.matched >= 1 && hit.score >= 0.5;
   const minCoverage = termCount <= 5 ? 0.34 : 0.2;
-  return hit.matched >= 2 && hit.coverage >= minCoverage && hit.score >= 0.35;
+  if (hit.matched < 2 || hit.score < 0.35) return false;
+  // `coverage` weighs words by rarity; in a small or uniform store the words every record
+  // shares weigh almost nothing, so a record holding most of the query's words counts too.
+  return hit.coverage >= minCoverage || hit.matched / termCount >= 0.5;
 }
 
 /** Pick the hits to inject: strong ones, best first, at most PROMPT_MAX_RECORDS. */

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 export const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The built entry point, as a user's PATH would run it. `npm test` builds first. */
-export const BIN = join(PACKAGE_ROOT, 'bin', 'agentctx.js');
+export const BIN = join(PACKAGE_ROOT, 'bin', 'agentctx.cjs');
 
 export interface RunResult {
   code: number;

@@ -28,8 +28,8 @@ export const CONTENT_SECURITY_POLICY = [
 
 /**
  * Serve the pre-built single-page app: index.html (with the token filled in) at `/`, and the
- * files of `<webDir>/assets` by exact name. The file list is read once; nothing else on disk
- * is reachable, whatever the path says.
+ * files of `<webDir>/assets` by exact name. Everything is read once at start-up; nothing else
+ * on disk is reachable, whatever the path says.
  */
 export function mountStatic(app: Hono, webDir: string, token: string): void {
   const indexPath = join(webDir, 'index.html');
@@ -37,11 +37,14 @@ export function mountStatic(app: Hono, webDir: string, token: string): void {
     ? readFileSync(indexPath, 'utf8').replaceAll(TOKEN_PLACEHOLDER, token)
     : '<!doctype html><title>agentctx</title><p>The dashboard was not built: run <code>npm run build</code>.</p>';
   const assetsDir = join(webDir, 'assets');
-  const assets = new Map<string, string>();
+  // Read once, kept in memory (a few hundred kB): a rebuild of dist while the server runs
+  // cannot serve a half-written file.
+  const assets = new Map<string, { body: Buffer; type: string }>();
   if (existsSync(assetsDir)) {
     for (const name of readdirSync(assetsDir)) {
       const file = join(assetsDir, name);
-      if (statSync(file).isFile() && TYPES[extname(name)]) assets.set(name, file);
+      const type = TYPES[extname(name)];
+      if (type && statSync(file).isFile()) assets.set(name, { body: readFileSync(file), type });
     }
   }
   const page = () =>
@@ -51,10 +54,8 @@ export function mountStatic(app: Hono, webDir: string, token: string): void {
   app.get('/', page);
   app.get('/index.html', page);
   app.get('/assets/:name', (c) => {
-    const file = assets.get(c.req.param('name'));
-    if (!file) return c.text('not found', 404);
-    return new Response(readFileSync(file), {
-      headers: { 'content-type': TYPES[extname(file)]! },
-    });
+    const asset = assets.get(c.req.param('name'));
+    if (!asset) return c.text('not found', 404);
+    return new Response(new Uint8Array(asset.body), { headers: { 'content-type': asset.type } });
   });
 }

@@ -41,6 +41,7 @@ export function GraphView({ project, route }: { project: string; route: Route })
     if (!el || !graph || graph.nodes.length === 0) return;
     const ink = cssVar('--ink', '#222');
     const faint = cssVar('--line', '#ccc');
+    const muted = cssVar('--muted', '#666');
     const fg = new ForceGraph<GNode>(el)
       .width(el.clientWidth)
       .height(el.clientHeight)
@@ -63,6 +64,16 @@ export function GraphView({ project, route }: { project: string; route: Route })
       .linkWidth((l) => ((l as { kind?: string }).kind === 'supersedes' ? 1.6 : 0.8))
       .linkDirectionalArrowLength((l) => ((l as { kind?: string }).kind === 'supersedes' ? 5 : 0))
       .linkDirectionalArrowRelPos(1)
+      .nodeCanvasObjectMode(() => 'after')
+      .nodeCanvasObject((n, c, scale) => {
+        if (n.x === undefined || n.y === undefined || scale < 0.6) return;
+        const text = n.label.length > 32 ? `${n.label.slice(0, 31)}…` : n.label;
+        c.font = `${11 / scale}px system-ui, sans-serif`;
+        c.textAlign = 'center';
+        c.textBaseline = 'top';
+        c.fillStyle = n.kind === 'file' ? muted : ink;
+        c.fillText(text, n.x, n.y + (n.kind === 'file' ? 4 : 9) / Math.sqrt(scale));
+      })
       .cooldownTicks(120)
       .onNodeClick((n) => {
         if (n.kind === 'record')

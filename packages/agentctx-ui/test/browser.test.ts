@@ -1,0 +1,208 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningDashboard, startDashboard } from '../src/server/start.js';
+import { type Browser, CHROMIUM, launch, screenshotDir } from './support/browser.js';
+import { type Seeded, seedStore } from './support/seed.js';
+
+// CI installs chromium (.ci/run); locally, AGENTCTX_SKIP_BROWSER=1 skips these tests knowingly.
+const skipBrowser = process.env.AGENTCTX_SKIP_BROWSER === '1';
+const shots = screenshotDir();
+
+let seed: Seeded;
+let dash: RunningDashboard;
+let b: Browser;
+
+async function shot(name: string): Promise<void> {
+  const file = join(shots, `${name}.png`);
+  await b.page.screenshot({ path: file, fullPage: false });
+  expect(statSync(file).size).toBeGreaterThan(5000);
+}
+
+describe.skipIf(skipBrowser)('the dashboard in headless Chromium', () => {
+  beforeAll(() => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(`no browser at ${CHROMIUM}: apt-get install chromium (or set AGENTCTX_SKIP_BROWSER=1)`);
+    }
+    console.log(`screenshots: ${shots}`);
+  });
+
+  beforeEach(async () => {
+    seed = seedStore();
+    dash = await startDashboard({ cwd: seed.repo, env: seed.env, port: 0 });
+    b = await launch();
+  });
+
+  afterEach(async () => {
+    const errors = [...b.errors];
+    await b.close();
+    await dash.close();
+    seed.cleanup();
+    expect(errors).toEqual([]);
+  });
+
+  it('Projects: every project with counts and activity', async () => {
+    await b.page.goto(`${dash.url}#/projects`);
+    const rows = b.page.locator('table.projects tbody tr');
+    await expect.poll(() => rows.count()).toBe(3);
+    await expect.poll(() => rows.first().innerText()).toContain('shop');
+    expect(await b.page.locator('table.projects').innerText()).toContain('Global profile');
+    expect(await b.page.locator('nav a[aria-current="page"]').innerText()).toBe('Projects');
+    await shot('projects');
+    await rows.first().locator('a').first().click();
+    await b.page.waitForURL(/#\/records\?p=/);
+    await b.page.locator('.record-list li').first().waitFor();
+  });
+
+  it('Records: search, open a record with its chain', async () => {
+    await b.page.goto(`${dash.url}#/records`);
+    await b.page.locator('.record-list li').first().waitFor();
+    expect(await b.page.locator('.record-list li').count()).toBe(6);
+    await b.page.getByPlaceholder(/Search titles/).fill('webhook retries');
+    await b.page.keyboard.press('Enter');
+    await expect.poll(() => b.page.locator('.record-list li').count()).toBe(1);
+    expect(await b.page.locator('.record-list li').innerText()).toContain(
+      'Payment webhook retries three times',
+    );
+    await b.page.locator('.record-list a').first().click();
+    await b.page.locator('article.record h2').waitFor();
+    expect(await b.page.locator('article.record h2').innerText()).toBe('Payment webhook retries three times');
+    expect(await b.page.locator('article.record').innerText()).toContain('src/payments/webhook.ts');
+    // filters: type select narrows the list
+    await b.page.goto(`${dash.url}#/records`);
+    await b.page.locator('select[name="type"]').selectOption('convention');
+    await expect.poll(() => b.page.locator('.record-list li').count()).toBe(1);
+    await b.page.locator('.record-list a').first().click();
+    await b.page.getByTestId('chain').waitFor();
+    expect(await b.page.getByTestId('chain').locator('li').count()).toBe(2);
+    await b.page.goto(`${dash.url}#/records/${seed.ids.tabs}`);
+    await b.page.getByTestId('chain').waitFor();
+    await expect.poll(() => b.page.locator('.record-list li').count()).toBe(6);
+    await shot('records');
+  });
+
+  it('Records: supersede through the UI; the old version shows only under history', async () => {
+    await b.page.goto(`${dash.url}#/records/${seed.ids.sqlite}`);
+    await b.page.getByRole('button', { name: 'Edit (supersede)' }).click();
+    await b.page
+      .locator('form.edit input[name="title"]')
+      .fill('Store context in SQLite, WAL and busy timeout');
+    await b.page
+      .locator('form.edit textarea[name="body"]')
+      .fill('One SQLite file in WAL mode with a 10 second busy timeout.');
+    await b.page.locator('form.edit input[name="rationale"]').fill('parallel hooks hit SQLITE_BUSY');
+    await b.page.getByRole('button', { name: 'Save new version' }).click();
+    await expect
+      .poll(() => b.page.locator('article.record h2').innerText())
+      .toBe('Store context in SQLite, WAL and busy timeout');
+    const newId = await b.page.locator('article.record').getAttribute('data-record-id');
+    expect(newId).not.toBe(seed.ids.sqlite);
+    expect(await b.page.getByTestId('chain').locator('li').count()).toBe(2);
+    const titles = () => b.page.locator('.record-list .title').allInnerTexts();
+    await expect.poll(titles).toContain('Store context in SQLite, WAL and busy timeout');
+    expect(await titles()).not.toContain('Store context in SQLite with WAL');
+    await b.page.getByLabel('History').check();
+    await expect.poll(titles).toContain('Store context in SQLite with WAL');
+    const old = b.page.locator('.record-list li.old', { hasText: 'Store context in SQLite with WAL' });
+    expect(await old.innerText()).toContain('superseded');
+    await old.locator('a').click();
+    await expect.poll(() => b.page.locator('article.record').innerText()).toContain('It no longer surfaces');
+    // the store agrees
+    const api = await fetch(`${dash.url}api/records/${seed.ids.sqlite}`);
+    expect((await api.json()).record.superseded_by).toBe(newId);
+    await shot('supersede');
+  });
+
+  it('Records: pin and confirm an inferred record', async () => {
+    await b.page.goto(`${dash.url}#/records/${seed.ids.bugfix}`);
+    await b.page.getByRole('button', { name: 'Pin' }).click();
+    await b.page.getByRole('button', { name: 'Unpin' }).waitFor();
+    await b.page.getByRole('button', { name: 'Confirm (mark reinforced)' }).click();
+    await expect.poll(() => b.page.locator('article.record .badge.conf').innerText()).toBe('reinforced');
+    const rec = (await (await fetch(`${dash.url}api/records/${seed.ids.bugfix}`)).json()).record;
+    expect(rec).toMatchObject({ pinned: 1, confidence: 'reinforced' });
+  });
+
+  it('Graph: records and files coloured by type; clicking a node opens the record', async () => {
+    await b.page.goto(`${dash.url}#/graph?history=1`);
+    await b.page.locator('[data-testid="graph"] canvas').waitFor();
+    await b.page.waitForFunction(() => window.agentctxGraph?.settled === true, undefined, {
+      timeout: 20_000,
+    });
+    expect(await b.page.locator('.legend li').count()).toBeGreaterThanOrEqual(6);
+    await shot('graph');
+    const pos = await b.page.evaluate(
+      (id) => window.agentctxGraph?.screenPosition(id) ?? null,
+      seed.ids.retry,
+    );
+    expect(pos).not.toBeNull();
+    // force-graph finds the node under the pointer on a shadow canvas it repaints at most every
+    // 800 ms: hover, let it repaint, then click like a person would.
+    await b.page.mouse.move(pos!.x - 30, pos!.y - 30);
+    await b.page.waitForTimeout(900);
+    await b.page.mouse.move(pos!.x, pos!.y, { steps: 5 });
+    await b.page.waitForTimeout(900);
+    await b.page.mouse.click(pos!.x, pos!.y);
+    await b.page.waitForURL(new RegExp(`#/records/${seed.ids.retry}`), { timeout: 10_000 });
+    await expect
+      .poll(() => b.page.locator('article.record h2').innerText())
+      .toBe('Payment webhook retries three times');
+  });
+
+  it('Profile: global preferences, edited by supersession', async () => {
+    await b.page.goto(`${dash.url}#/profile`);
+    const item = b.page.locator('.profile-list > li').first();
+    await item.waitFor();
+    expect(await item.innerText()).toContain('Prefers small focused commits');
+    expect(await item.innerText()).toContain('inferred');
+    await shot('profile');
+    await item.getByRole('button', { name: 'Edit' }).click();
+    await item.locator('textarea[name="body"]').fill('One logical change per commit; squash fixups.');
+    await item.getByRole('button', { name: 'Save new version' }).click();
+    await expect
+      .poll(() => b.page.locator('.profile-list > li').first().innerText())
+      .toContain('squash fixups');
+    expect(await b.page.locator('.profile-list > li').count()).toBe(1);
+  });
+
+  it('Sessions: history, tokens injected, extraction cost and the token-tax chart', async () => {
+    await b.page.goto(`${dash.url}#/sessions`);
+    await b.page.getByTestId('total-tokens').waitFor();
+    expect(await b.page.getByTestId('total-tokens').innerText()).toBe('3,900');
+    expect(await b.page.getByTestId('total-sessions').innerText()).toBe('4');
+    expect(await b.page.locator('.chart rect.bar').count()).toBe(4);
+    expect(await b.page.locator('table tbody tr').count()).toBe(4);
+    await shot('sessions');
+  });
+
+  it('Sync: CLAUDE.md drift and the proposed diff', async () => {
+    await b.page.goto(`${dash.url}#/sync`);
+    await b.page.locator('pre.diff').waitFor();
+    const text = await b.page.locator('main').innerText();
+    expect(text).toContain('Store context in SQLite with WAL');
+    expect(text).toContain('CLAUDE.md:3');
+    expect(await b.page.locator('pre.diff .add').count()).toBeGreaterThan(0);
+    await shot('sync');
+  });
+
+  it('fits a 390-px-wide window in dark mode, keyboard first', async () => {
+    await b.close();
+    b = await launch({ width: 390, height: 844, dark: true });
+    await b.page.goto(`${dash.url}#/records`);
+    await b.page.locator('.record-list li').first().waitFor();
+    const overflow = await b.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    const bg = await b.page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    expect(bg).toBe('rgb(21, 23, 26)');
+    // keyboard: the skip link comes first, then the nav
+    await b.page.keyboard.press('Tab');
+    expect(await b.page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await b.page.keyboard.press('Tab');
+    expect(await b.page.evaluate(() => document.activeElement?.textContent)).toBe('Projects');
+    await b.page.locator('.record-list a').first().focus();
+    await b.page.keyboard.press('Enter');
+    await b.page.locator('article.record h2').waitFor();
+    expect(await b.page.locator('.list-pane').isVisible()).toBe(false);
+    await shot('records-390-dark');
+  });
+});

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './sha256.js';
 
 /**
  * Normalise a git remote URL so that every spelling of one repository gives one string:
@@ -30,13 +30,9 @@ export function normalizeRemoteUrl(raw: string): string {
   return url;
 }
 
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
 /** SPEC §3.4: SHA-256 of the normalised origin remote, else of the absolute repo root. */
 export function projectIdFor(remote: string | null, root: string): string {
-  return sha256(remote ? normalizeRemoteUrl(remote) : root);
+  return sha256Hex(remote ? normalizeRemoteUrl(remote) : root);
 }
 
 /** A human name for a project: the last path segment of its remote or root. */

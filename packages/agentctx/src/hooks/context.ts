@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { type Paths, resolvePaths, sessionStatePath } from '../app/paths.js';
 import type { ProjectRef } from '../app/project.js';
+import { resolveProject } from '../app/project.js';
 import type { Clock, IdGen } from '../core/clock.js';
 import { readSessionState, type SessionState } from '../core/session-state.js';
 import type { Db } from '../storage/open.js';
 import { ulidFactory } from './ids.js';
-import { resolveHookProject } from './project.js';
 import { openHookStore } from './store.js';
 
 export type Env = Record<string, string | undefined>;
@@ -55,7 +55,7 @@ export function createHookContext(
     state,
     cwd,
     project() {
-      project ??= resolveHookProject(cwd);
+      project ??= resolveProject(cwd);
       return project;
     },
     hasStore: () => db !== undefined || existsSync(paths.db),

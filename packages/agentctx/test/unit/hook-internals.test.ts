@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { resolveProject } from '../../src/app/project.js';
 import { formatInjection, isStrongHit } from '../../src/core/injection.js';
 import { readSessionState, updateSessionState } from '../../src/core/session-state.js';
+import { sha256Hex } from '../../src/core/sha256.js';
 import { estimateTokens } from '../../src/core/tokens.js';
 import type { ContextRecord } from '../../src/core/types.js';
 import { ulidFactory } from '../../src/hooks/ids.js';
-import { resolveHookProject, sha256Hex } from '../../src/hooks/project.js';
 import { fakeRepo, tempDir } from '../support/tmp.js';
 
 describe('hook-path SHA-256 and project ids', () => {
@@ -30,16 +30,19 @@ describe('hook-path SHA-256 and project ids', () => {
       );
     for (const s of inputs) expect(sha256Hex(s)).toBe(createHash('sha256').update(s).digest('hex'));
   });
-  it('gives the same project as app/project.ts', () => {
+  it('gives project ids equal to node:crypto SHA-256 of the normalised remote or root', () => {
     const t = tempDir();
     try {
-      for (const [name, origin] of [
-        ['a', 'git@github.com:Acme/Shop.git'],
-        ['b', null],
-        ['c', 'https://u:p@gitlab.com/x/y'],
+      for (const [name, origin, key] of [
+        ['a', 'git@github.com:Acme/Shop.git', 'github.com/acme/shop'],
+        ['b', null, null],
+        ['c', 'https://u:p@gitlab.com/x/y', 'gitlab.com/x/y'],
       ] as const) {
         const repo = fakeRepo(t.path, name, origin);
-        expect(resolveHookProject(repo)).toEqual(resolveProject(repo));
+        const expected = createHash('sha256')
+          .update(key ?? repo)
+          .digest('hex');
+        expect(resolveProject(repo).id).toBe(expected);
       }
     } finally {
       t.cleanup();

@@ -52,6 +52,7 @@ function isOrdinaryId(s: string): boolean {
     /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s) ||
     /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/.test(s) ||
     /^[0-9a-f]{40}$/.test(s) ||
+    /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(s) ||
     /^[~.]{0,2}\//.test(s) ||
     /^(?:[a-z0-9._-]+\/)+[a-z0-9._-]*$/.test(s)
   );

@@ -9,6 +9,8 @@ import { type Json, registerTool } from '../result.js';
 
 export const SEARCH_MAX = 15;
 export const SEARCH_DEFAULT = 10;
+/** With `file`, the query runs over the nearest this-many records linked to the file. */
+const FILE_CANDIDATES = 200;
 
 const description = `Search this project's stored context: decisions, conventions, preferences, discoveries, bugfixes, handovers and profile facts recorded in earlier sessions (plus the developer's global preferences).
 Call it before making or changing a design choice, when unsure how something is done in this codebase, when the user refers to something decided earlier, or before recording a fact (to find the record to supersede instead of duplicating it).
@@ -53,6 +55,7 @@ export function registerSearch(server: McpServer, ctx: ToolContext): void {
             projectId: app.project.id,
             root: app.project.root,
             history: args.history,
+            limit: FILE_CANDIDATES,
           }).map((r) => r.id)
         : undefined;
       if (onlyIds && onlyIds.length === 0) return { results: [], note: 'no records are linked to this file' };

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { installIntoClaude } from '../../claude/install.js';
 import { AgentctxError } from '../../core/errors.js';
 import { type ProfileChanges, refreshProfile } from '../../core/profile-detect.js';
+import { decideBackend } from '../../llm/select.js';
 import { ensurePrivateDir } from '../../storage/open.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
@@ -58,6 +59,7 @@ export const command: Command = {
       settings: report.settings,
       mcp: report.mcp,
       project: { id: a.project.id, name: a.project.name, root: a.project.root },
+      llm: decideBackend(a.config.llm, a.env),
       profile: profile && {
         created: profile.created,
         updated: profile.updated,
@@ -86,6 +88,7 @@ export const command: Command = {
               .join('; ') || 'unchanged'
           }`
         : 'profile: not in a project folder, skipped',
+      `extraction backend: ${json.llm.active ?? 'none (rule-based)'}: ${json.llm.reason}`,
     ];
     return { json, text: lines.join('\n') };
   },

@@ -72,7 +72,7 @@ export const command: Command = {
       const choice = precompact
         ? { client: null, reason: 'precompact' }
         : selectLlm(a.config.llm, a.env, { log, scratchRoot: a.paths.tmp });
-      if (!precompact && choice.decision) log(`extract ${sessionId}: backend ${choice.decision.reason}`);
+      if (choice.client && choice.decision) log(`extract ${sessionId}: backend ${choice.decision.reason}`);
       const { redact, errors } = redactorFor(a.config.redact?.extraPatterns);
       for (const e of errors)
         log(`extract ${sessionId}: redact pattern ${JSON.stringify(e.pattern)} skipped: ${e.error}`);

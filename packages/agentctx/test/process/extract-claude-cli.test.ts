@@ -213,6 +213,32 @@ describe.skipIf(!CLAUDE_BIN)('extract with the claude CLI backend (real claude, 
     expect(status.json.daily_cost.cap_reached).toBe(false);
   }, 120_000);
 
+  it('the daily cost cap applies: its reported cost counts, then rules; status says the cap was reached', async () => {
+    setBackend('claude-cli');
+    const cap = runAgentctx(['config', 'set', 'llm.dailyCostCapUsd', '0.000001'], { cwd: ws.repo, env });
+    expect(cap.code, cap.stderr).toBe(0);
+    workSession(new TranscriptBuilder('s-cap1', ws.repo)).write(ws.transcript('s-cap1'));
+    const first = await runAsync(extractArgs(ws, 's-cap1'), { cwd: ws.repo, env, timeoutMs: 90_000 });
+    expect(first.code, first.stderr).toBe(0);
+    const one = JSON.parse(first.stdout) as Record<string, any>;
+    expect(one.mode).toBe('llm');
+    expect(one.cost_usd).toBeGreaterThan(0.000001);
+    const calls = api.requests.filter(isNested).length;
+
+    workSession(new TranscriptBuilder('s-cap2', ws.repo)).write(ws.transcript('s-cap2'));
+    const second = await runAsync(extractArgs(ws, 's-cap2'), { cwd: ws.repo, env, timeoutMs: 90_000 });
+    const two = JSON.parse(second.stdout) as Record<string, any>;
+    expect(two.mode).toBe('rules');
+    expect(two.reason).toMatch(/daily cost cap reached/);
+    expect(api.requests.filter(isNested).length).toBe(calls);
+
+    const status = runJson<Record<string, any>>(['status'], { cwd: ws.repo, env });
+    expect(status.json.daily_cost).toMatchObject({ cap_usd: 0.000001, cap_reached: true });
+    expect(status.json.daily_cost.spent_usd).toBeCloseTo(one.cost_usd, 6);
+    const text = runAgentctx(['status'], { cwd: ws.repo, env });
+    expect(text.stdout).toContain('cap reached: extraction is rule-based until the next UTC day');
+  }, 120_000);
+
   it('a hang is killed at the timeout with its process group; rules take over', async () => {
     setBackend('claude-cli');
     workSession(new TranscriptBuilder('s-hang', ws.repo)).write(ws.transcript('s-hang'));

@@ -67,6 +67,19 @@ export function registerTool<Shape extends z.ZodRawShape>(
   const handler = (args: z.infer<z.ZodObject<Shape>>): CallToolResult => {
     let result: CallToolResult;
     try {
+      void ctx.app.db; // opened once, lazily; a store that cannot open is its own error
+    } catch (err) {
+      appendLog(ctx.app.paths.logs, 'mcp', `cannot open the store: ${errorMessage(err)}`);
+      return textResult(
+        {
+          error: `the store is unavailable: ${errorMessage(err)}`,
+          code: 'store_unavailable',
+          degraded: 'no-store',
+        },
+        true,
+      );
+    }
+    try {
       result = textResult(spec.run(args, ctx), false);
     } catch (err) {
       const payload = toToolError(err);

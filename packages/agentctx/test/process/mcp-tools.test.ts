@@ -297,3 +297,37 @@ function readTokens(): number {
     db.close();
   }
 }
+
+describe('agentctx mcp with a store that cannot open', () => {
+  it('still lists the tools and answers every call with a structured, degraded error', async () => {
+    const broken = tempDir('agentctx-mcp-broken-');
+    const home = join(broken.path, 'home');
+    const benv = isolatedEnv(home);
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(home, { recursive: true });
+    writeFileSync(benv.AGENTCTX_HOME!, 'not a directory'); // AGENTCTX_HOME is a file
+    const repoB = fakeRepo(broken.path, 'r', null);
+    const s = await startMcp(repoB, benv);
+    try {
+      expect((await s.client.listTools()).tools.length).toBe(7);
+      for (const [name, args] of [
+        ['ctx_search', { query: 'x' }],
+        ['ctx_get', { ids: ['A'] }],
+        ['ctx_record', { type: 'decision', title: 't', body: 'b' }],
+        ['ctx_supersede', { old_id: 'A', new_body: 'b', rationale: 'r' }],
+        ['ctx_project', {}],
+        ['ctx_related', { file: 'a.ts' }],
+        ['ctx_sync_claudemd', {}],
+      ] as const) {
+        const res = await s.call(name, args);
+        expect(res.isError, name).toBe(true);
+        expect(res.json.degraded, name).toBe('no-store');
+        expect(res.json.error).toMatch(/store is unavailable/);
+      }
+      expect(s.errors).toEqual([]);
+    } finally {
+      await s.close();
+      broken.cleanup();
+    }
+  });
+});

@@ -150,3 +150,13 @@ export function findVerbatim(
     )
     .get(projectId, type, title, body) as ContextRecord | undefined;
 }
+
+/** Current records of a namespace by confidence. */
+export function countByConfidence(db: Db, projectId: string): Record<string, number> {
+  const rows = db
+    .prepare(
+      'SELECT confidence, COUNT(*) AS n FROM records WHERE project_id = ? AND superseded_at IS NULL GROUP BY confidence',
+    )
+    .all(projectId) as { confidence: string; n: number }[];
+  return Object.fromEntries(rows.map((r) => [r.confidence, r.n]));
+}

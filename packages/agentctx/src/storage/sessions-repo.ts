@@ -69,3 +69,29 @@ export function sessionTotals(
     )
     .get(projectId) as { sessions: number; tokens_injected: number; extraction_cost_usd: number };
 }
+
+export interface TokenWindows {
+  last_session: { session_id: string; started_at: string | null; tokens_injected: number } | null;
+  last_7_days: number;
+  all: number;
+}
+
+/** Tokens injected in the latest session, in sessions started in the 7 days before `now`, and in all. */
+export function tokenWindows(db: Db, projectId: string, now: Date): TokenWindows {
+  const last = db
+    .prepare(
+      `SELECT session_id, started_at, tokens_injected FROM sessions WHERE project_id = ?
+       ORDER BY started_at DESC LIMIT 1`,
+    )
+    .get(projectId) as TokenWindows['last_session'] | undefined;
+  const since = new Date(now.getTime() - 7 * 86_400_000).toISOString();
+  const week = db
+    .prepare(
+      'SELECT COALESCE(SUM(tokens_injected), 0) AS n FROM sessions WHERE project_id = ? AND started_at >= ?',
+    )
+    .get(projectId, since) as { n: number };
+  const all = db
+    .prepare('SELECT COALESCE(SUM(tokens_injected), 0) AS n FROM sessions WHERE project_id = ?')
+    .get(projectId) as { n: number };
+  return { last_session: last ?? null, last_7_days: week.n, all: all.n };
+}

@@ -177,6 +177,49 @@ describe('agentctx CLI (built binary)', () => {
     expect(existsSync(join(t.path, '.agentctx', 'config.json'))).toBe(true);
   });
 
+  it('status reports trust levels and token windows; export --profile writes the global profile', () => {
+    runJson(
+      [
+        'record',
+        '--type',
+        'preference',
+        '--scope',
+        'global',
+        '--title',
+        'Terse replies',
+        '--body',
+        'Keep answers short.',
+      ],
+      { cwd: repoA, env },
+    );
+    const hook = runAgentctx(['hook', 'user-prompt-submit'], {
+      cwd: repoA,
+      env,
+      input: JSON.stringify({
+        session_id: 'status-s1',
+        transcript_path: join(t.path, 't.jsonl'),
+        cwd: repoA,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'which outbound HTTP client do we use, fetch?',
+      }),
+    });
+    expect(hook.code).toBe(0);
+    expect(hook.stdout).toContain('built-in fetch');
+    const status = runJson<{
+      confidence: Record<string, number>;
+      tokens: { last_session: number; last_7_days: number; all: number };
+      last_session: { session_id: string } | null;
+    }>(['status'], { cwd: repoA, env });
+    expect(status.json.confidence.explicit).toBeGreaterThanOrEqual(2);
+    expect(status.json.last_session?.session_id).toBe('status-s1');
+    expect(status.json.tokens.last_session).toBeGreaterThan(0);
+    expect(status.json.tokens.last_7_days).toBe(status.json.tokens.all);
+    const exp = runJson<{ path: string; entries: number }>(['export', '--profile'], { cwd: repoA, env });
+    expect(exp.json.entries).toBe(1);
+    expect(readFileSync(exp.json.path, 'utf8')).toContain('Keep answers short.');
+    expect(exp.json.path.startsWith(join(t.path, '.agentctx', 'profile'))).toBe(true);
+  });
+
   it('resets only after confirmation', () => {
     const refused = runAgentctx(['reset'], { cwd: repoA, env });
     expect(refused.code).not.toBe(0);

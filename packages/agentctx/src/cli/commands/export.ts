@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { exportMarkdown } from '../../core/export.js';
+import { exportProfile } from '../../core/profile.js';
 import { writeFileAtomic } from '../../storage/atomic-write.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
@@ -7,10 +8,14 @@ import type { Command } from '../command.js';
 export const command: Command = {
   name: 'export',
   summary: 'Export the project and the global profile as Markdown, grouped by type.',
-  usage: 'agentctx export [--out FILE] [--history] [--json]',
-  flags: { out: 'string', history: 'boolean' },
+  usage: 'agentctx export [--out FILE] [--history] [--json] | agentctx export --profile [--json]',
+  flags: { out: 'string', history: 'boolean', profile: 'boolean' },
   run({ args, app }) {
     const a = app();
+    if (bool(args.flags, 'profile')) {
+      const res = exportProfile(a.db, a.paths.profile, a.clock());
+      return { json: res, text: `wrote ${res.entries} global preferences to ${res.path}` };
+    }
     const { markdown, count } = exportMarkdown(a.db, a.project, a.clock(), bool(args.flags, 'history'));
     const out = str(args.flags, 'out');
     if (out) {

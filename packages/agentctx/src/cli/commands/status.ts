@@ -1,8 +1,8 @@
-import { RECORD_TYPES } from '../../core/types.js';
+import { CONFIDENCES, RECORD_TYPES } from '../../core/types.js';
 import { decideBackend } from '../../llm/select.js';
 import { dailyExtractionCost } from '../../storage/extraction-state-repo.js';
-import { countByType } from '../../storage/records-repo.js';
-import { listSessions, sessionTotals } from '../../storage/sessions-repo.js';
+import { countByConfidence, countByType } from '../../storage/records-repo.js';
+import { listSessions, sessionTotals, tokenWindows } from '../../storage/sessions-repo.js';
 import type { Command } from '../command.js';
 import { maintenanceStatus } from '../status-maintenance.js';
 
@@ -17,6 +17,9 @@ export const command: Command = {
     const counts = Object.fromEntries(RECORD_TYPES.map((t) => [t, raw[t] ?? 0]));
     const global = countByType(a.db, '_global');
     const totals = sessionTotals(a.db, a.project.id);
+    const byConfidence = countByConfidence(a.db, a.project.id);
+    const confidence = Object.fromEntries(CONFIDENCES.map((c) => [c, byConfidence[c] ?? 0]));
+    const windows = tokenWindows(a.db, a.project.id, a.clock());
     const sessions = listSessions(a.db, a.project.id, 10);
     const backend = decideBackend(a.config.llm, a.env);
     const day = a.clock().toISOString().slice(0, 10);
@@ -31,7 +34,14 @@ export const command: Command = {
       origin: a.project.origin,
       store: a.paths.db,
       counts,
+      confidence,
       global_counts: global,
+      last_session: windows.last_session,
+      tokens: {
+        last_session: windows.last_session?.tokens_injected ?? 0,
+        last_7_days: windows.last_7_days,
+        all: windows.all,
+      },
       sessions: totals.sessions,
       tokens_injected: totals.tokens_injected,
       extraction_cost_usd: Math.round(totals.extraction_cost_usd * 1e6) / 1e6,
@@ -55,6 +65,8 @@ export const command: Command = {
       `root      ${a.project.root}`,
       `store     ${a.paths.db}`,
       `records   ${RECORD_TYPES.map((t) => `${t} ${counts[t]}`).join(', ')}`,
+      `trust     ${CONFIDENCES.map((c) => `${c} ${confidence[c]}`).join(', ')}`,
+      `tokens    ${windows.last_session?.tokens_injected ?? 0} last session, ${windows.last_7_days} in 7 days, ${windows.all} in all`,
       `global    ${
         Object.entries(global)
           .map(([t, n]) => `${t} ${n}`)

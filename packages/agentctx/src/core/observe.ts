@@ -13,6 +13,7 @@ import {
   type TestOutcome,
 } from './observe-patterns.js';
 import { createRecord } from './records.js';
+import { redactSecrets } from './redact.js';
 import { BODY_MAX, TITLE_MAX } from './types.js';
 
 /**
@@ -229,10 +230,12 @@ export function observeToolUse(deps: ObserveDeps, call: ToolCall): Observation {
       observeFile(deps, call, file, out);
       return;
     }
-    const command = String(call.toolInput.command).trim();
+    // what is stored (command, error line, test summary) never keeps a secret
+    const command = redactSecrets(String(call.toolInput.command).trim());
     if (!command) return;
-    const { text, interrupted } = shellOutput(call.toolResponse, call.error);
-    if (interrupted) return;
+    const shell = shellOutput(call.toolResponse, call.error);
+    if (shell.interrupted) return;
+    const text = redactSecrets(shell.text);
     const test = parseTestOutcome(command, text);
     if (test) recordTestOutcome(deps, call, command, test, out);
     else {

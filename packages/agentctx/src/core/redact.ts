@@ -193,7 +193,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = [
     kind: 'secret-assignment',
     // CLI flag: --password hunter2, --api-key=…
     pattern: new RegExp(
-      `(?<lead>(?:^|\\s))(?<name>--?[A-Za-z0-9-]*${SECRET_NAME})(?<sep>[ =])(?<q>["']?)(?<value>[^\\s"'\`]+)\\k<q>`,
+      `(?<lead>(?:^|\\s))(?<name>--?[A-Za-z0-9-]{0,48}${SECRET_NAME})(?<sep>[ =])(?<q>["']?)(?<value>[^\\s"'\`]+)\\k<q>`,
       'gi',
     ),
     replace: assignment('secret', 'env'),
@@ -202,7 +202,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = [
     kind: 'secret-assignment',
     // env / shell / .env / URL query / YAML / JSON: NAME=value, "name": "value", name: value
     pattern: new RegExp(
-      `(?<name>\\b[A-Za-z0-9_.-]*${SECRET_NAME})(?![A-Za-z0-9])(?<sep>["']?(?:=|\\s*:(?!:)\\s*|\\s+=\\s+|\\s*:=\\s*))(?<q>["'\`]?)(?<value>(?:(?<=")[^"\\n]+(?="))|(?:(?<=')[^'\\n]+(?='))|(?:(?<=\`)[^\`\\n]+(?=\`))|[^\\s"'\`,;&)}\\]]+)\\k<q>`,
+      `(?<name>\\b[A-Za-z0-9_.-]{0,48}${SECRET_NAME})(?![A-Za-z0-9])(?<sep>["']?(?:=|\\s*:(?!:)\\s*|\\s+=\\s+|\\s*:=\\s*))(?<q>["'\`]?)(?<value>(?:(?<=")[^"\\n]+(?="))|(?:(?<=')[^'\\n]+(?='))|(?:(?<=\`)[^\`\\n]+(?=\`))|[^\\s"'\`,;&)}\\]]+)\\k<q>`,
       'gi',
     ),
     replace: assignment('secret', (sep) =>
@@ -213,7 +213,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = [
     kind: 'high-entropy',
     // a random-looking value next to a name that suggests a key, even a loose one (signingKey, KEY)
     pattern:
-      /(?<name>\b[A-Za-z0-9_.-]*(?:key|secret|token|auth|cred|sig|salt|pass|cookie)[A-Za-z0-9_]*)(?<sep>["']?\s*(?:=|:|:=|=>)\s*)(?<q>["'`]?)(?<value>[A-Za-z0-9+/=_.~-]{16,})\k<q>/gi,
+      /(?<name>\b[A-Za-z0-9_.-]{0,48}(?:key|secret|token|auth|cred|sig|salt|pass|cookie)[A-Za-z0-9_]{0,24})(?<sep>["']?\s*(?:=|:|:=|=>)\s*)(?<q>["'`]?)(?<value>[A-Za-z0-9+/=_.~-]{16,})\k<q>/gi,
     replace: (m, g) => {
       const v = g.value ?? '';
       if (v.startsWith(PH) || !looksRandom(v)) return m;

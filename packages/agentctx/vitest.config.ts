@@ -1,4 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// A backstop: a test that forgets to pass its own paths still lands in a throwaway folder,
+// never in the real ~/.agentctx or ~/.claude.
+const fallbackHome = mkdtempSync(join(tmpdir(), 'agentctx-vitest-home-'));
 
 export default defineConfig({
   test: {
@@ -7,6 +14,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Real child processes and SQLite files: keep parallelism modest on small machines.
     maxWorkers: 2,
-    env: { AGENTCTX_TEST: '1' },
+    env: {
+      AGENTCTX_TEST: '1',
+      AGENTCTX_HOME: join(fallbackHome, '.agentctx'),
+      CLAUDE_CONFIG_DIR: join(fallbackHome, '.claude'),
+    },
   },
 });

@@ -331,3 +331,61 @@ describe('agentctx mcp with a store that cannot open', () => {
     }
   });
 });
+
+describe('agentctx mcp as a raw stdio process', () => {
+  it('writes only JSON-RPC lines to stdout, survives a malformed line, and exits when stdin closes', async () => {
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('../support/cli.js');
+    const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: repo, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString('utf8');
+    });
+    const exited = new Promise<{ code: number | null; ms: number }>((resolve) => {
+      let closedAt = 0;
+      child.stdin.on('close', () => {
+        closedAt = Date.now();
+      });
+      child.on('exit', (code) => resolve({ code, ms: Date.now() - closedAt }));
+    });
+    const send = (msg: unknown) =>
+      child.stdin.write(`${typeof msg === 'string' ? msg : JSON.stringify(msg)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send('{ this is not json');
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'ctx_search', arguments: { query: 'ledger' } },
+    });
+    send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'ctx_get', arguments: { ids: 'x' } },
+    });
+    const deadline = Date.now() + 10_000;
+    while (!(stdout.includes('"id":2') && stdout.includes('"id":3')) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    child.stdin.end();
+    const { code, ms } = await exited;
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(1500); // it exits by itself: no signal, no leaked process
+    const lines = stdout.trim().split('\n');
+    const messages = lines.map(
+      (l) => JSON.parse(l) as { jsonrpc: string; id: number; result?: Record<string, unknown> },
+    );
+    for (const m of messages) expect(m.jsonrpc).toBe('2.0');
+    // responses may come in any order (JSON-RPC matches them by id)
+    expect(messages.map((m) => m.id).sort()).toEqual([1, 2, 3]);
+    const err = messages.find((m) => m.id === 3)!.result as { isError: boolean; content: { text: string }[] };
+    expect(err.isError).toBe(true);
+    expect(JSON.parse(err.content[0]!.text)).toMatchObject({ code: 'invalid_input' });
+  });
+});

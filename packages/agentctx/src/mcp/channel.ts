@@ -3,10 +3,11 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { sdkErrorResult } from './result.js';
 
 /**
- * The MCP channel's guard. The SDK answers arguments that fail a tool's input schema, and unknown tool names, with a
- * plain-text tool error. SPEC §5 wants every failure as a structured `{error, degraded?}`, so
- * outgoing tool results are checked at the transport: an error result whose text is not
- * already our JSON is rewritten into it. Only public SDK surface (Transport.send) is used.
+ * The MCP channel's guard. The SDK answers arguments that fail a tool's input schema, and
+ * unknown tool names, with a plain-text tool error. SPEC §5 wants every failure as a structured
+ * `{error, degraded?}`, so outgoing tool results are checked at the transport: an error result
+ * whose text is not already our JSON is rewritten into it. Only public SDK surface
+ * (Transport.send) is used.
  */
 function isStructured(text: string): boolean {
   if (!text.startsWith('{')) return false;

@@ -117,6 +117,42 @@ function namespacesFor(opts: SearchOptions): string[] {
 /** Document frequency of each term in the whole index (prefix terms: summed over their forms). */
 export function documentFrequencies(db: Db, terms: readonly QueryTerm[]): Map<string, number> {
   const df = new Map<string, number>();
+  const cache = dfCache(db);
+  const missing = terms.filter((t) => {
+    const hit = cache.get(dfKey(t));
+    if (hit !== undefined) df.set(t.stem, hit);
+    return hit === undefined;
+  });
+  for (const [stem, n] of lookupFrequencies(db, missing)) df.set(stem, n);
+  for (const t of missing) cache.set(dfKey(t), df.get(t.stem) ?? 0);
+  return df;
+}
+
+/**
+ * Counting a word's documents walks its whole posting list, so a long-lived process (the MCP
+ * server) keeps the counts until the store changes: its own writes (total_changes) or another
+ * process's commits (data_version).
+ */
+const DF_CACHE = new WeakMap<Db, { version: string; map: Map<string, number> }>();
+const DF_CACHE_MAX = 5000;
+
+function dfKey(t: QueryTerm): string {
+  return `${t.prefix ? '*' : '='}${t.stem}\u0000${t.forms?.join(',') ?? ''}`;
+}
+
+function dfCache(db: Db): Map<string, number> {
+  const version = `${db.pragma('data_version', { simple: true })}:${(db.prepare('SELECT total_changes() AS c').get() as { c: number }).c}`;
+  let entry = DF_CACHE.get(db);
+  if (!entry || entry.version !== version || entry.map.size > DF_CACHE_MAX) {
+    entry = { version, map: new Map() };
+    DF_CACHE.set(db, entry);
+  }
+  return entry.map;
+}
+
+function lookupFrequencies(db: Db, terms: readonly QueryTerm[]): Map<string, number> {
+  const df = new Map<string, number>();
+  if (terms.length === 0) return df;
   const exact = db.prepare('SELECT doc FROM records_fts_vocab WHERE term = ?');
   const range = db.prepare(
     'SELECT COALESCE(SUM(doc), 0) AS n FROM records_fts_vocab WHERE term >= ? AND term < ?',

@@ -113,6 +113,20 @@ export const MIGRATIONS: readonly string[] = [
     usd  REAL NOT NULL DEFAULT 0
   );
   `,
+  // 4: the semantic layer (derived, SPEC §7). Vectors of the JavaScript fallback store (the
+  // sqlite-vec table records_vec is created at run time, only where the extension loads), and
+  // which model produced the stored vectors plus the vector near-duplicate scan's watermarks.
+  `
+  CREATE TABLE records_vec_js (
+    record_id TEXT PRIMARY KEY,
+    embedding BLOB NOT NULL
+  );
+  CREATE TABLE embedding_meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  CREATE INDEX records_pending_embedding ON records(pending_embedding) WHERE pending_embedding = 1;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

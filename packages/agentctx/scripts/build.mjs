@@ -14,6 +14,8 @@ const entries = [
   { src: 'src/cli-entry.ts', format: 'esm', out: 'dist/cli.js' },
   { src: 'src/hook-entry.ts', format: 'cjs', out: 'dist/hook.cjs' },
   { src: 'src/mcp-entry.ts', format: 'esm', out: 'dist/mcp.js' },
+  // better-sqlite3's JavaScript for the hooks, required by dist/hook.cjs only when needed
+  { src: 'src/hooks/sqlite-driver.ts', format: 'cjs', out: 'dist/sqlite-driver.cjs', bundleSqlite: true },
 ];
 const esmBanner =
   "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
@@ -22,7 +24,7 @@ const cjsBanner = "const __import_meta_url = require('node:url').pathToFileURL(_
 
 // dist/ is not wiped first: esbuild overwrites each output whole, and tests running from
 // another shell keep a working binary while a build runs.
-for (const { src, format, out } of entries) {
+for (const { src, format, out, bundleSqlite } of entries) {
   if (!existsSync(join(root, src))) continue;
   await build({
     absWorkingDir: root,
@@ -32,7 +34,13 @@ for (const { src, format, out } of entries) {
     platform: 'node',
     format,
     target: 'node20',
-    external: ['better-sqlite3', 'sqlite-vec', '@huggingface/transformers', 'onnxruntime-node'],
+    external: [
+      ...(bundleSqlite ? [] : ['better-sqlite3']),
+      './sqlite-driver.cjs',
+      'sqlite-vec',
+      '@huggingface/transformers',
+      'onnxruntime-node',
+    ],
     define: {
       __AGENTCTX_VERSION__: JSON.stringify(pkg.version),
       ...(format === 'cjs' ? { 'import.meta.url': '__import_meta_url' } : {}),

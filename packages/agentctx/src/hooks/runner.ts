@@ -1,3 +1,4 @@
+import { read, writeSync } from 'node:fs';
 import { appendLog } from '../app/log.js';
 import { resolvePaths } from '../app/paths.js';
 import { type Clock, systemClock } from '../core/clock.js';
@@ -31,8 +32,12 @@ export function isDisabled(env: Env): boolean {
   return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 }
 
-export function readStdin(stream: NodeJS.ReadStream = process.stdin): Promise<string> {
-  if (stream.isTTY) return Promise.resolve('');
+/**
+ * Read all of stdin from its file descriptor with fs.read: `process.stdin` would load the
+ * net and stream modules, a few milliseconds on every hook start. Resolves with what arrived
+ * when stdin ends, errors, or stays open past STDIN_WAIT_MS.
+ */
+export function readStdin(fd = 0): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -41,16 +46,27 @@ export function readStdin(stream: NodeJS.ReadStream = process.stdin): Promise<st
       if (done) return;
       done = true;
       clearTimeout(timer);
-      stream.pause();
       resolve(Buffer.concat(chunks).toString('utf8'));
     };
     const timer = setTimeout(finish, STDIN_WAIT_MS);
-    stream.on('data', (c: Buffer) => {
-      if (size < MAX_STDIN_BYTES) chunks.push(c);
-      size += c.length;
-    });
-    stream.on('end', finish);
-    stream.on('error', finish);
+    timer.unref();
+    const buf = Buffer.allocUnsafe(64 * 1024);
+    const next = () => {
+      read(fd, buf, 0, buf.length, null, (err, n) => {
+        if (done) return;
+        if (err) {
+          // EAGAIN: a non-blocking pipe with nothing yet; try again shortly
+          if ((err as NodeJS.ErrnoException).code === 'EAGAIN') setTimeout(next, 5).unref();
+          else finish();
+          return;
+        }
+        if (n === 0) return finish();
+        if (size < MAX_STDIN_BYTES) chunks.push(Buffer.from(buf.subarray(0, n)));
+        size += n;
+        next();
+      });
+    };
+    next();
   });
 }
 
@@ -69,18 +85,25 @@ export async function dispatch(name: HookName, event: HookEvent, ctx: HookContex
 export interface RunOptions {
   env?: Env;
   clock?: Clock;
-  stdin?: NodeJS.ReadStream;
+  /** File descriptor to read the payload from (0). */
+  stdinFd?: number;
   write?: (text: string) => Promise<void>;
 }
 
+/** Write the whole output to fd 1 synchronously (no stream modules on the hook path). */
 function writeStdout(text: string): Promise<void> {
-  return new Promise((resolve) => {
+  const data = Buffer.from(text, 'utf8');
+  let off = 0;
+  let spins = 0;
+  while (off < data.length && spins < 1000) {
     try {
-      process.stdout.write(text, () => resolve());
-    } catch {
-      resolve();
+      off += writeSync(1, data, off);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') break;
+      spins++;
     }
-  });
+  }
+  return Promise.resolve();
 }
 
 /** Run one hook; resolves when done. Never rejects. */
@@ -94,7 +117,7 @@ export async function runHook(rawName: string | undefined, opts: RunOptions = {}
   }
   let ctx: HookContext | undefined;
   try {
-    const raw = await readStdin(opts.stdin);
+    const raw = await readStdin(opts.stdinFd);
     const payload = parsePayload(raw);
     const event = toHookEvent(rawName, payload, env.CLAUDE_PROJECT_DIR || process.cwd());
     if (!event.sessionId && typeof env.CLAUDE_CODE_SESSION_ID === 'string')

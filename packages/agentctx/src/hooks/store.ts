@@ -16,9 +16,26 @@ type DatabaseCtor = new (path: string, opts?: Record<string, unknown>) => Db;
 let ctor: DatabaseCtor | undefined;
 let addonPath: string | null | undefined;
 
+declare const require: NodeJS.Require | undefined;
+
+/** dist/sqlite-driver.cjs beside the CommonJS hook bundle, or null (tests run the sources). */
+function bundledDriver(): DatabaseCtor | null {
+  if (typeof require !== 'function') return null;
+  try {
+    const mod = require('./sqlite-driver.cjs') as { default?: DatabaseCtor };
+    return mod.default ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * better-sqlite3, loaded only when a hook needs the store: its JavaScript from the one-file
+ * build (dist/sqlite-driver.cjs) and its native addon by path. Where either is missing, the
+ * installed package is loaded as usual.
+ */
 function loadDriver(): { Database: DatabaseCtor; nativeBinding: string | null } {
   const req = createRequire(import.meta.url);
-  ctor ??= req('better-sqlite3') as DatabaseCtor;
   if (addonPath === undefined) {
     addonPath = null;
     try {
@@ -33,6 +50,7 @@ function loadDriver(): { Database: DatabaseCtor; nativeBinding: string | null } 
       addonPath = null;
     }
   }
+  if (!ctor) ctor = (addonPath ? bundledDriver() : null) ?? (req('better-sqlite3') as DatabaseCtor);
   return { Database: ctor, nativeBinding: addonPath };
 }
 

@@ -19,4 +19,5 @@ export const COMMANDS: Record<string, Loader> = {
   consolidate: async () => (await import('./commands/consolidate.js')).command,
   profile: async () => (await import('./commands/profile.js')).command,
   sync: async () => (await import('./commands/sync.js')).command,
+  merge: async () => (await import('./commands/merge.js')).command,
 };

@@ -1,6 +1,8 @@
 import type { Db } from '../storage/open.js';
+import type { VectorStore } from '../storage/vectors/store.js';
 import { formatAge } from './age.js';
 import type { Digest } from './digest-file.js';
+import { semanticDigestOrder } from './digest-rank.js';
 import { MATCH_COVERAGE } from './drift.js';
 import { estimateTokens } from './tokens.js';
 import { type ContextRecord, GLOBAL_PROJECT } from './types.js';
@@ -51,6 +53,8 @@ export interface ComposeOptions {
   drift?: DriftCounts;
   /** Override the hard cap (tests only ever lower it). */
   maxTokens?: number;
+  /** Record embeddings: when present, decisions are ordered by RRF of stored and vector rank. */
+  vectors?: VectorStore;
 }
 
 export interface ComposedDigest extends Digest {
@@ -134,13 +138,14 @@ function profileSection(db: Db, projectId: string): DigestSection {
   };
 }
 
-function decisionsSection(db: Db, projectId: string): DigestSection {
-  const rows = db
+function decisionsSection(db: Db, projectId: string, now: Date, vectors?: VectorStore): DigestSection {
+  const stored = db
     .prepare(
       `SELECT * FROM records WHERE project_id = ? AND type IN ('decision', 'convention') AND superseded_at IS NULL
        ORDER BY pinned DESC, ${CONFIDENCE_ORDER}, score DESC, recorded_at DESC, id DESC LIMIT 60`,
     )
     .all(projectId) as ContextRecord[];
+  const rows = vectors ? semanticDigestOrder(db, vectors, projectId, stored, now) : stored;
   return { name: 'decisions', lines: rows.map((r) => recordLine(r, 160)) };
 }
 
@@ -283,7 +288,7 @@ export function composeDigest(
   const max = Math.min(DIGEST_MAX_TOKENS, opts.maxTokens ?? DIGEST_MAX_TOKENS);
   const top: DigestSection[] = [
     profileSection(db, project.id),
-    decisionsSection(db, project.id),
+    decisionsSection(db, project.id, opts.now, opts.vectors),
     handoverSection(db, project.id, opts.now),
     preferencesSection(db),
   ];

@@ -1,8 +1,13 @@
+import type { App } from '../../app/context.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
+import { loadEmbedder, openSemantic, semanticConfig } from '../../app/semantic.js';
+import { backfillEmbeddings, countPending } from '../../core/consolidate/backfill.js';
 import { consolidate } from '../../core/consolidate/run.js';
 import { errorMessage } from '../../core/errors.js';
 import { refreshProfile } from '../../core/profile-detect.js';
+import { namespacesOf } from '../../core/records.js';
+import type { VectorStore } from '../../storage/vectors/store.js';
 import { num } from '../args.js';
 import type { Command } from '../command.js';
 
@@ -12,9 +17,9 @@ export const command: Command = {
   name: 'consolidate',
   summary:
     'Update scores, merge exact duplicates, list near duplicates, scan CLAUDE.md drift and pre-compute the SessionStart digest.',
-  usage: 'agentctx consolidate [--cwd DIR] [--budget-ms N] [--json]',
-  flags: { 'budget-ms': 'number' },
-  run({ args, json, app }) {
+  usage: 'agentctx consolidate [--cwd DIR] [--budget-ms N] [--rebuild-embeddings] [--json]',
+  flags: { 'budget-ms': 'number', 'rebuild-embeddings': 'boolean' },
+  async run({ args, json, app }) {
     const a = app();
     const budgetMs = Math.max(1, num(args.flags, 'budgetMs') ?? DEFAULT_BUDGET_MS);
     const lock = tryLock(a.paths.locks, `consolidate-${a.project.id}`, Math.max(10 * 60_000, budgetMs * 3));
@@ -35,14 +40,22 @@ export const command: Command = {
       process.stderr.write(`\r\x1b[2Kconsolidate: ${step} ${done}/${total}`);
     };
     try {
+      const started = performance.now();
+      const semantic = await embedStep(a, {
+        rebuild: args.flags.rebuildEmbeddings === true,
+        tty,
+        budgetMs,
+        progress,
+      });
       const summary = consolidate({
+        ...(semantic.store ? { vectors: semantic.store } : {}),
         db: a.db,
         clock: a.clock,
         newId: a.newId,
         project: { id: a.project.id, name: a.project.name, root: a.project.root },
         digestsDir: a.paths.digests,
         reinforceThreshold: a.config.reinforceThreshold,
-        budgetMs,
+        budgetMs: Math.max(1000, budgetMs - (performance.now() - started)),
         onProgress: progress,
         refreshProfile: (now) => {
           refreshProfile(a.records(), a.project.root, now);
@@ -54,6 +67,7 @@ export const command: Command = {
         'consolidate',
         `project=${a.project.id} finished=${summary.finished}${summary.stopped ? ` stopped=${summary.stopped}` : ''} records=${summary.records} scores=${summary.scores_updated} merged=${summary.merged} candidates=${summary.merge_candidates} drift=${summary.drift.missing}/${summary.drift.contradicted} digest=${summary.digest.tokens}t ms=${summary.duration_ms}`,
       );
+      const emb = semantic.report;
       const text = [
         `consolidated ${a.project.name}: ${summary.records} current records in ${summary.duration_ms} ms${
           summary.stopped === 'time' ? ' (time box reached; the next run continues the duplicate scan)' : ''
@@ -63,8 +77,13 @@ export const command: Command = {
         `  merge candidates   ${summary.merge_candidates}${summary.merge_candidates ? ' (see agentctx status)' : ''}`,
         `  CLAUDE.md drift    ${summary.drift.missing} missing, ${summary.drift.contradicted} contradicted`,
         `  digest             ${summary.digest.tokens} tokens, ${summary.digest.ids} records`,
+        `  embeddings         ${
+          emb.status === 'on'
+            ? `${emb.embedded} embedded, ${emb.pending} pending (${emb.model}, ${emb.store})`
+            : `off: ${emb.reason}`
+        }${emb.status === 'on' && emb.reason ? `; ${emb.reason}` : ''}`,
       ].join('\n');
-      return { json: summary, text };
+      return { json: { ...summary, embeddings: emb }, text };
     } catch (err) {
       if (tty) process.stderr.write('\r\x1b[2K');
       appendLog(a.paths.logs, 'consolidate', `project=${a.project.id} failed: ${errorMessage(err)}`);
@@ -74,3 +93,74 @@ export const command: Command = {
     }
   },
 };
+
+interface EmbedReport {
+  status: 'on' | 'off';
+  reason?: string;
+  model?: string;
+  store?: string;
+  embedded: number;
+  pending: number;
+  rebuilt: boolean;
+  ms?: number;
+}
+
+/**
+ * The semantic steps before the rest of consolidation: open the vector store (sqlite-vec or the
+ * JS fallback), re-embed on a model change or --rebuild-embeddings, and backfill pending records
+ * with one model load. The model is downloaded only on a terminal (with a notice and progress);
+ * a background run with no model stays keyword-only and says why. Never throws.
+ */
+async function embedStep(
+  a: App,
+  opts: {
+    rebuild: boolean;
+    tty: boolean;
+    budgetMs: number;
+    progress: (s: string, d: number, t: number) => void;
+  },
+): Promise<{ store?: VectorStore; report: EmbedReport }> {
+  const sc = semanticConfig(a.config, a.paths, a.env);
+  const ns = namespacesOf(a.project.id);
+  const sem = await openSemantic(a.db, sc, { rebuild: opts.rebuild });
+  const report: EmbedReport = {
+    status: sem.embeddings,
+    ...(sem.reason ? { reason: sem.reason } : {}),
+    ...(sem.model ? { model: sem.model } : {}),
+    ...(sem.store_kind ? { store: sem.store_kind } : {}),
+    embedded: 0,
+    pending: 0,
+    rebuilt: opts.rebuild && sem.store !== undefined,
+  };
+  if (!sem.store) return { report };
+  report.pending = countPending(a.db, ns);
+  if (sem.embeddings !== 'on' || report.pending === 0) return { store: sem.store, report };
+  if (!sem.model_present && !opts.tty) {
+    report.reason = `model ${sem.model} is not downloaded (agentctx init --download-model): ${report.pending} records wait`;
+    return { store: sem.store, report };
+  }
+  try {
+    const out = await backfillEmbeddings({
+      db: a.db,
+      store: sem.store,
+      namespaces: ns,
+      budgetMs: opts.budgetMs,
+      loadEmbedder: () =>
+        loadEmbedder(sc, {
+          download: opts.tty,
+          onNotice: (line) => process.stderr.write(`${line}\n`),
+          onProgress: (file, x) => opts.progress(`downloading ${file}`, Math.round(x * 100), 100),
+        }),
+      onProgress: (d, t) => opts.progress('embeddings', d, t),
+    });
+    report.embedded = out.embedded;
+    report.pending = out.pending;
+    report.ms = out.ms;
+    if (out.stopped === 'time') report.reason = 'time box reached; the next run continues the backfill';
+  } catch (err) {
+    report.status = 'off';
+    report.reason = errorMessage(err);
+    appendLog(a.paths.logs, 'consolidate', `project=${a.project.id} embeddings off: ${report.reason}`);
+  }
+  return { store: sem.store, report };
+}

@@ -1,9 +1,12 @@
+import { semanticConfig } from '../../app/semantic.js';
+import { namespacesOf } from '../../core/records.js';
 import { CONFIDENCES, RECORD_TYPES } from '../../core/types.js';
 import { decideBackend } from '../../llm/select.js';
 import { dailyExtractionCost } from '../../storage/extraction-state-repo.js';
 import { countByConfidence, countByType } from '../../storage/records-repo.js';
 import { listSessions, sessionTotals, tokenWindows } from '../../storage/sessions-repo.js';
 import type { Command } from '../command.js';
+import { embeddingStatus } from '../status-embeddings.js';
 import { maintenanceStatus } from '../status-maintenance.js';
 
 export const command: Command = {
@@ -11,8 +14,13 @@ export const command: Command = {
   summary: 'What agentctx knows about this project, and what it has cost.',
   usage: 'agentctx status [--json]',
   flags: {},
-  run({ app }) {
+  async run({ app }) {
     const a = app();
+    const semantic = await embeddingStatus(
+      a.db,
+      semanticConfig(a.config, a.paths, a.env),
+      namespacesOf(a.project.id),
+    );
     const raw = countByType(a.db, a.project.id);
     const counts = Object.fromEntries(RECORD_TYPES.map((t) => [t, raw[t] ?? 0]));
     const global = countByType(a.db, '_global');
@@ -47,6 +55,7 @@ export const command: Command = {
       extraction_cost_usd: Math.round(totals.extraction_cost_usd * 1e6) / 1e6,
       recent_sessions: sessions,
       ...maintenance.json,
+      ...semantic.json,
       llm: {
         backend: backend.configured,
         active: backend.active,
@@ -82,6 +91,7 @@ export const command: Command = {
           `  ${s.session_id}  ${s.started_at ?? ''}  ${s.tokens_injected} tokens  $${s.extraction_cost_usd.toFixed(4)}`,
       ),
       ...maintenance.lines,
+      ...semantic.lines,
     ].join('\n');
     return { json, text };
   },

@@ -6,6 +6,7 @@ import {
 } from '../../storage/consolidation-repo.js';
 import { buildMatchExpression, extractTerms, type QueryTerm } from '../../storage/fts-query.js';
 import type { Db } from '../../storage/open.js';
+import type { VectorStore } from '../../storage/vectors/store.js';
 import type { Clock, IdGen } from '../clock.js';
 import { composeDigest } from '../digest.js';
 import { writeDigest } from '../digest-file.js';
@@ -21,6 +22,7 @@ import {
   termSet,
 } from './duplicates.js';
 import { planScores, type ScoreInput } from './scores.js';
+import { scanVectorDuplicates } from './vector-duplicates.js';
 
 /**
  * One consolidation pass over a project and the global profile (SPEC §4 SessionEnd):
@@ -47,6 +49,8 @@ export interface ConsolidateDeps {
   checkpoint?: (step: string) => boolean;
   /** Rule-based refresh of the project's profile records, when the caller has one. */
   refreshProfile?: (now: Date) => void;
+  /** Record embeddings, when the semantic layer is on: adds the vector near-duplicate scan and RRF in the digest. */
+  vectors?: VectorStore;
 }
 
 export interface ConsolidateSummary {
@@ -172,6 +176,20 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     step('near-duplicates', () => {
       const outcome = scanNearDuplicates(deps, namespaces, state, nowIso, elapsed, budget, committed);
       if (outcome === 'time') summary.stopped = 'time';
+      if (deps.vectors && outcome === 'done') {
+        const vec = scanVectorDuplicates({
+          db,
+          store: deps.vectors,
+          projectId: deps.project.id,
+          namespaces,
+          nowIso,
+          elapsed,
+          budgetMs: budget,
+          onProgress: (d, t) => deps.onProgress?.('vector near-duplicates', d, t),
+          committed: () => committed('vector-duplicates'),
+        });
+        if (vec.outcome === 'time') summary.stopped = 'time';
+      }
       db.transaction(() => pruneMergeCandidates(db, namespaces)).immediate();
       summary.merge_candidates = (
         db
@@ -209,7 +227,11 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     }
 
     step('digest', () => {
-      const d = composeDigest(db, deps.project, { now, drift: driftCounts });
+      const d = composeDigest(db, deps.project, {
+        now,
+        drift: driftCounts,
+        ...(deps.vectors ? { vectors: deps.vectors } : {}),
+      });
       writeDigest(deps.digestsDir, deps.project.id, d);
       summary.digest = { tokens: d.tokens, ids: d.ids.length, path_written: true };
       committed('digest');

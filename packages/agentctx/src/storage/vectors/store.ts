@@ -60,8 +60,8 @@ export function filterSql(f: VectorFilter): { sql: string; args: string[] } {
     args.push(...f.types);
   }
   if (f.excludeIds && f.excludeIds.length > 0) {
-    parts.push(`r.id NOT IN (${f.excludeIds.map(() => '?').join(',')})`);
-    args.push(...f.excludeIds);
+    parts.push('r.id NOT IN (SELECT value FROM json_each(?))');
+    args.push(JSON.stringify(f.excludeIds));
   }
   return { sql: parts.join(' AND '), args };
 }

@@ -1,0 +1,127 @@
+import { createRequire } from 'node:module';
+import type { Embedder } from '../embed/embedder.js';
+import { modelPresent } from '../embed/model-files.js';
+import { type ModelSpec, modelSignature, selectModel } from '../embed/models.js';
+import type { Db } from '../storage/open.js';
+import { ensureSignature, forgetSignature, openVectorStore } from '../storage/vectors/open.js';
+import type { VectorStore } from '../storage/vectors/store.js';
+import type { Config } from './config.js';
+import type { Env } from './context.js';
+import type { Paths } from './paths.js';
+
+/**
+ * The semantic layer's composition (v0.2): which model, where it lives, which vector store, and
+ * — when something is off — why, in words `agentctx status` can print. Only CLI commands that
+ * need vectors and the MCP server come here; the hooks never do (Invariant 6).
+ *
+ * `AGENTCTX_EMBED_MODEL` names a known model instead of the configured tier and
+ * `AGENTCTX_MODEL_PATH` points at a folder holding it (tests and benchmarks use the fixtures).
+ */
+
+export interface SemanticConfig {
+  enabled: boolean;
+  /** Why the layer is off (config, unknown model). */
+  offReason?: string;
+  model?: ModelSpec;
+  modelsDir: string;
+}
+
+export function semanticConfig(config: Config, paths: Paths, env: Env): SemanticConfig {
+  const modelsDir = env.AGENTCTX_MODEL_PATH || paths.models;
+  if (config.embeddings?.enabled === false)
+    return { enabled: false, offReason: 'turned off (agentctx config --embeddings turns it on)', modelsDir };
+  try {
+    return { enabled: true, model: selectModel(config.modelTier, env.AGENTCTX_EMBED_MODEL), modelsDir };
+  } catch (err) {
+    return { enabled: false, offReason: (err as Error).message, modelsDir };
+  }
+}
+
+/** Whether an optional package can be resolved, without loading it. */
+export function packageInstalled(name: string): boolean {
+  const req = createRequire(import.meta.url);
+  try {
+    req.resolve(`${name}/package.json`);
+    return true;
+  } catch {
+    try {
+      req.resolve(name);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+export interface SemanticState {
+  /** What `status` and `consolidate` report. */
+  embeddings: 'on' | 'off';
+  reason?: string;
+  model?: string;
+  runtime: boolean;
+  model_present: boolean;
+  store?: VectorStore;
+  store_kind?: string;
+  store_fallback_reason?: string;
+}
+
+/**
+ * Open the vector store for `db` (loading sqlite-vec when it can) and tie it to the model.
+ * Never throws: a failure leaves the layer off with a reason.
+ */
+export async function openSemantic(
+  db: Db,
+  sc: SemanticConfig,
+  opts: { rebuild?: boolean } = {},
+): Promise<SemanticState> {
+  const runtime = packageInstalled('@huggingface/transformers');
+  if (!sc.enabled || !sc.model) {
+    return { embeddings: 'off', reason: sc.offReason ?? 'off', runtime, model_present: false };
+  }
+  const present = modelPresent(sc.modelsDir, sc.model);
+  try {
+    const opened = await openVectorStore(db, sc.model.dims);
+    if (opts.rebuild) forgetSignature(db);
+    ensureSignature(db, opened.store, modelSignature(sc.model));
+    const state: SemanticState = {
+      embeddings: runtime ? 'on' : 'off',
+      model: sc.model.name,
+      runtime,
+      model_present: present,
+      store: opened.store,
+      store_kind: opened.store.kind,
+      ...(opened.fallbackReason ? { store_fallback_reason: opened.fallbackReason } : {}),
+    };
+    if (!runtime)
+      state.reason = '@huggingface/transformers is not installed (optional dependency): keyword-only';
+    return state;
+  } catch (err) {
+    return {
+      embeddings: 'off',
+      reason: `vector store unavailable: ${(err as Error).message}`,
+      model: sc.model.name,
+      runtime,
+      model_present: present,
+    };
+  }
+}
+
+/** Load the configured model (dynamic import of transformers.js). */
+export async function loadEmbedder(
+  sc: SemanticConfig,
+  opts: {
+    download?: boolean;
+    onNotice?: (l: string) => void;
+    onProgress?: (f: string, x: number) => void;
+  } = {},
+): Promise<Embedder> {
+  if (!sc.model) throw new Error(sc.offReason ?? 'embeddings are off');
+  const { loadTransformersEmbedder } = await import('../embed/transformers.js');
+  return loadTransformersEmbedder({
+    model: sc.model,
+    modelsDir: sc.modelsDir,
+    ...(opts.download ? { download: true } : {}),
+    ...(opts.onNotice ? { onNotice: opts.onNotice } : {}),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+  });
+}

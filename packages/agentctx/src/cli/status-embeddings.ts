@@ -1,0 +1,66 @@
+import { packageInstalled, type SemanticConfig } from '../app/semantic.js';
+import { countPending } from '../core/consolidate/backfill.js';
+import { modelPresent } from '../embed/model-files.js';
+import { modelSignature } from '../embed/models.js';
+import type { Db } from '../storage/open.js';
+import { loadSqliteVec } from '../storage/vectors/open.js';
+
+/**
+ * The semantic layer's part of `agentctx status`: on or off and why (config, optional packages
+ * missing, model not downloaded, sqlite-vec unavailable), and how far the backfill is. Reads
+ * only; never loads the model.
+ */
+export async function embeddingStatus(
+  db: Db,
+  sc: SemanticConfig,
+  namespaces: readonly string[],
+): Promise<{ json: Record<string, unknown>; lines: string[] }> {
+  const runtime = packageInstalled('@huggingface/transformers');
+  const vecReason = packageInstalled('sqlite-vec')
+    ? await loadSqliteVec(db)
+    : 'sqlite-vec is not installed (optional dependency)';
+  const store = vecReason === null ? 'sqlite-vec' : 'js';
+  let pending = 0;
+  let vectors = 0;
+  let current = true;
+  try {
+    pending = countPending(db, namespaces);
+    const table = store === 'sqlite-vec' ? 'records_vec' : 'records_vec_js';
+    const exists = db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(table);
+    vectors = exists ? (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n : 0;
+    const sig = db.prepare('SELECT value FROM embedding_meta WHERE key = ?').get(`signature:${store}`) as
+      | { value: string }
+      | undefined;
+    current = !sc.model || !sig || sig.value === modelSignature(sc.model);
+  } catch {
+    // an old store without the semantic tables: counts stay 0
+  }
+  const present = sc.model ? modelPresent(sc.modelsDir, sc.model) : false;
+  let off: string | undefined;
+  if (!sc.enabled) off = sc.offReason ?? 'turned off';
+  else if (!runtime) off = '@huggingface/transformers is not installed (optional dependency)';
+  else if (!present) off = `model ${sc.model?.name} is not downloaded (agentctx init --download-model)`;
+  const json = {
+    embeddings: {
+      status: off ? 'off' : 'on',
+      ...(off ? { reason: off } : {}),
+      model: sc.model?.name ?? null,
+      model_present: present,
+      runtime_installed: runtime,
+      vector_store: store,
+      ...(vecReason ? { vector_store_reason: vecReason } : {}),
+      vectors,
+      pending,
+      ...(current ? {} : { model_changed: true }),
+    },
+  };
+  const lines = [
+    `vectors   ${
+      off
+        ? `off: ${off}; retrieval is keyword-only`
+        : `on: ${sc.model?.name}, ${vectors} embedded, ${pending} pending${current ? '' : ' (model changed: the next consolidate re-embeds)'}`
+    }`,
+    `          store ${store === 'sqlite-vec' ? 'sqlite-vec' : `JavaScript cosine scan (${vecReason})`}`,
+  ];
+  return { json, lines };
+}

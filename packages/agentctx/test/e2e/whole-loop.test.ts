@@ -36,7 +36,10 @@ const TEST_COMMAND = 'node --test test/cart.test.mjs';
 /** Wall-clock limit for one `claude -p` run and for each wait on detached work. */
 const RUN_MS = 120_000;
 const DETACHED_MS = 60_000;
-/** A real model takes seconds to answer the extraction: longer than consolidation takes to start. */
+/**
+ * A real model takes seconds to answer the extraction: longer than SessionEnd's consolidation
+ * takes to run. The digest must still end up holding what the extraction wrote.
+ */
 const EXTRACTION_DELAY_MS = 3000;
 
 interface ToolResultBlock {

@@ -37,7 +37,7 @@ export function createSqliteVecStore(db: Db, dims: number): VectorStore {
       return db
         .prepare(
           `SELECT v.record_id AS id, 1 - vec_distance_cosine(v.embedding, ?) AS similarity
-           FROM records_vec v JOIN records r ON r.id = v.record_id
+           FROM records_vec v CROSS JOIN records r ON r.id = v.record_id
            WHERE ${f.sql} ORDER BY similarity DESC, v.record_id LIMIT ?`,
         )
         .all(toBlob(query), ...f.args, Math.max(0, Math.trunc(k))) as { id: string; similarity: number }[];

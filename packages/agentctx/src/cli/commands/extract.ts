@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { spawnDetached } from '../../app/detached.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
 import { AgentctxError, errorMessage } from '../../core/errors.js';
@@ -12,6 +13,8 @@ import type { Command } from '../command.js';
 
 /** Hard lifetime of one extraction (manual runs too); the Stop hook adds its own deadline. */
 const DEFAULT_LIFETIME_MS = 5 * 60_000;
+/** How long the consolidation started after an extraction waits for one already running. */
+const CONSOLIDATE_WAIT_MS = 2 * 60_000;
 
 function text(s: SessionExtractSummary): string {
   const w = s.written;
@@ -90,6 +93,17 @@ export const command: Command = {
       });
       if (summary.mode === 'precompact') {
         log(`extract ${sessionId}: precompact handover ${summary.written?.created[0]?.id ?? 'not written'}`);
+      }
+      const w = summary.written;
+      if (w && w.created.length + w.reinforced.length > 0) {
+        // The digest must show what was just written: SessionEnd's consolidation often ran
+        // while the model was still answering. Wait for any run in progress, then rewrite it.
+        spawnDetached({
+          args: ['consolidate', '--cwd', a.project.root, '--wait-ms', String(CONSOLIDATE_WAIT_MS)],
+          cwd: a.project.root,
+          env: a.env,
+          logsDir: a.paths.logs,
+        });
       }
       return { json: summary, text: text(summary) };
     } catch (err) {

@@ -1,6 +1,7 @@
 // Retrieval benchmark: bundles src/bench/main.ts (the same engine code the hooks use) and runs it.
 //   npm run bench:retrieval -- --dataset FILE [--json]
 //   npm run bench:retrieval -- --latency 10000,100000
+//   npm run bench:retrieval -- --dataset FILE --hybrid --model-path DIR [--model NAME]
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,7 +20,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['better-sqlite3'],
+  external: ['better-sqlite3', 'sqlite-vec', '@huggingface/transformers', 'onnxruntime-node'],
   banner: {
     js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
   },
@@ -28,4 +29,4 @@ await build({
 const { main } = await import(pathToFileURL(outfile).href);
 const { rmSync } = await import('node:fs');
 rmSync(outfile, { force: true });
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -1,16 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { parseDataset } from './dataset.js';
+import { formatHybridReport, runHybridBench } from './hybrid.js';
 import { measureLatency } from './latency.js';
 import { formatReport, runBench } from './run.js';
 
 /** `bench:retrieval --dataset FILE [--json]` and `--latency N[,N…]`; returns the exit code. */
-export function main(argv: readonly string[]): number {
+export function main(argv: readonly string[]): number | Promise<number> {
   let dataset: string | undefined;
+  let hybrid = false;
+  let modelPath: string | undefined;
+  let model = 'glove-sif-384-q8';
   let json = false;
   let latency: number[] | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') json = true;
+    else if (a === '--hybrid') hybrid = true;
+    else if (a === '--model-path') modelPath = argv[++i];
+    else if (a === '--model') model = argv[++i] ?? model;
     else if (a === '--dataset') dataset = argv[++i];
     else if (a?.startsWith('--dataset=')) dataset = a.slice('--dataset='.length);
     else if (a === '--latency') latency = (argv[++i] ?? '').split(',').map(Number);
@@ -43,6 +50,22 @@ export function main(argv: readonly string[]): number {
   } catch (err) {
     process.stderr.write(`bench:retrieval: ${(err as Error).message}\n`);
     return 1;
+  }
+  if (hybrid) {
+    if (!modelPath) {
+      process.stderr.write('bench:retrieval: --hybrid needs --model-path DIR (a folder holding the model)\n');
+      return 2;
+    }
+    return runHybridBench(data, modelPath, model).then(
+      (r) => {
+        process.stdout.write(json ? `${JSON.stringify(r)}\n` : `${formatHybridReport(r)}\n`);
+        return 0;
+      },
+      (err: unknown) => {
+        process.stderr.write(`bench:retrieval: ${(err as Error).message}\n`);
+        return 1;
+      },
+    );
   }
   const report = runBench(data);
   if (json) {

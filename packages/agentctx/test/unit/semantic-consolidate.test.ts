@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { backfillEmbeddings, countPending } from '../../src/core/consolidate/backfill.js';
 import { dismissPair, mergePair } from '../../src/core/consolidate/merge-pair.js';
 import { consolidate } from '../../src/core/consolidate/run.js';
 import { scanVectorDuplicates } from '../../src/core/consolidate/vector-duplicates.js';
-import { hybridSearch, rrfFuse } from '../../src/core/hybrid.js';
+import { HYBRID_TUNING, hybridSearch, rrfFuse } from '../../src/core/hybrid.js';
 import { createRecord } from '../../src/core/records.js';
 import { search } from '../../src/core/retrieval.js';
 import type { Embedder } from '../../src/embed/embedder.js';
@@ -189,6 +189,12 @@ describe('semantic consolidation (glove fixture, JS store)', () => {
       add('convention', 'Tabs', 'Indent with tabs.');
       await backfillEmbeddings({ db: s.db, store, loadEmbedder: load, namespaces: ['p1', '_global'] });
       const query = 'which football game did the club lose';
+      // plain RRF that admits vector-only hits (the default re-ranks keyword candidates only)
+      const saved = { ...HYBRID_TUNING };
+      Object.assign(HYBRID_TUNING, { candidatesOnly: false, vectorWeight: 1, keywordDepth: 50 });
+      onTestFinished(() => {
+        Object.assign(HYBRID_TUNING, saved);
+      });
       const q = await embedder.embedQuery(query);
       const out = hybridSearch(s.db, { projectId: 'p1', query, now: s.clock(), limit: 3 }, q, store);
       expect(out.hybrid).toBe(true);

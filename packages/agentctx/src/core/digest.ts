@@ -73,13 +73,25 @@ function cut(text: string, max: number): string {
   return `${text.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
 }
 
+/** Words ending in a full stop that do not end a sentence. */
+const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|no|fig|et al)\.$/i;
+
+/** Text up to the first full stop, ! or ? that ends a sentence (not "e.g.", "v1.2" or "a.b"). */
+export function firstSentence(text: string): string {
+  const re = /[.!?](?=\s|$)/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const upto = text.slice(0, m.index + 1);
+    if (!ABBREVIATION.test(upto)) return upto;
+  }
+  return text;
+}
+
 /** The body's first sentence when it says more than the title; '' otherwise. */
 function gist(rec: ContextRecord, max: number): string {
   const body = rec.body.split('\nWhy it changed:')[0] ?? rec.body;
   const flat = oneLine(body);
   if (!flat) return '';
-  const m = /^(.+?[.!?])(\s|$)/.exec(flat);
-  const sentence = cut(m ? m[1]! : flat, max);
+  const sentence = cut(firstSentence(flat), max);
   const title = oneLine(rec.title).toLowerCase();
   if (title.includes(sentence.toLowerCase().replace(/[.!?…]+$/, ''))) return '';
   return sentence;
@@ -158,9 +170,14 @@ function handoverSection(db: Db, projectId: string, now: Date): DigestSection {
     .get(projectId) as ContextRecord | undefined;
   if (!rec) return { name: 'handover', lines: [] };
   const when = formatAge(rec.valid_from, now);
-  const note = rec.confidence === 'inferred' ? ', summarised automatically: unconfirmed' : '';
+  const inferred = rec.confidence === 'inferred';
   const age = when === 'just now' ? 'just now' : `${when} ago`;
-  const lines: Line[] = [{ text: `Task (${age}${note}): ${cut(oneLine(rec.title), 200)}`, id: rec.id }];
+  const lines: Line[] = [
+    {
+      text: `Task (${age}${inferred ? ', summarised automatically' : ''}): ${inferred ? UNCONFIRMED : ''}${cut(oneLine(rec.title), 200)}`,
+      id: rec.id,
+    },
+  ];
   for (const raw of rec.body.split('\n')) {
     const l = oneLine(raw);
     if (l) lines.push({ text: cut(l, 300), id: rec.id });

@@ -221,7 +221,7 @@ describe('--precompact', () => {
     expect(api.requests).toHaveLength(1);
   });
 
-  it('never supersedes an explicit handover made during the session; does supersede one from before it', async () => {
+  it('never supersedes an explicit handover, from this session or an earlier one', async () => {
     workSession(new TranscriptBuilder('s-pcx', ws.repo)).write(ws.transcript('s-pcx'));
     let db = ws.db();
     const explicit = createRecord(deps(db, ws.projectId), {
@@ -237,15 +237,30 @@ describe('--precompact', () => {
     expect(kept.written.created).toEqual([]);
     expect(handovers().map((h) => [h.id, h.superseded_at])).toEqual([[explicit.id, null]]);
 
-    // an explicit handover recorded before this session started is history once it ends
+    // recorded before this session started: a rule-built snapshot still leaves it alone
     db = ws.db();
     db.prepare("UPDATE records SET recorded_at = '2026-11-20T10:00:00.000Z' WHERE id = ?").run(explicit.id);
     db.close();
-    const replaced = await extract('s-pcx', {}, '--precompact');
-    expect(replaced.written.created).toHaveLength(1);
-    const hs = handovers();
-    expect(hs[0]!.superseded_by).toBe(hs[1]!.id);
-    expect(hs[1]!.confidence).toBe('inferred');
+    const again = await extract('s-pcx', {}, '--precompact');
+    expect(again.written.created).toEqual([]);
+    expect(handovers().map((h) => [h.id, h.superseded_at])).toEqual([[explicit.id, null]]);
+  });
+
+  it("does not replace the model's handover of the same session with a rule-built snapshot", async () => {
+    workSession(new TranscriptBuilder('s-pcm', ws.repo)).write(ws.transcript('s-pcm'));
+    const db = ws.db();
+    const fromModel = createRecord(deps(db, ws.projectId), {
+      type: 'handover',
+      title: 'Handover: uploads retry',
+      body: 'Current task: make upload retries idempotent. Next: cover the 409 path with a test.',
+      confidence: 'inferred',
+      source: 'llm_extraction',
+      sessionId: 's-pcm',
+    });
+    db.close();
+    const snap = await extract('s-pcm', {}, '--precompact');
+    expect(snap.written.created).toEqual([]);
+    expect(handovers().map((h) => [h.id, h.superseded_at])).toEqual([[fromModel.id, null]]);
   });
 });
 

@@ -17,20 +17,12 @@ export const command: Command = {
   name: 'consolidate',
   summary:
     'Update scores, merge exact duplicates, list near duplicates, scan CLAUDE.md drift and pre-compute the SessionStart digest.',
-  usage: 'agentctx consolidate [--cwd DIR] [--budget-ms N] [--wait-ms N] [--rebuild-embeddings] [--json]',
-  flags: { 'budget-ms': 'number', 'wait-ms': 'number', 'rebuild-embeddings': 'boolean' },
+  usage: 'agentctx consolidate [--cwd DIR] [--budget-ms N] [--rebuild-embeddings] [--json]',
+  flags: { 'budget-ms': 'number', 'rebuild-embeddings': 'boolean' },
   async run({ args, json, app }) {
     const a = app();
     const budgetMs = Math.max(1, num(args.flags, 'budgetMs') ?? DEFAULT_BUDGET_MS);
-    const take = () =>
-      tryLock(a.paths.locks, `consolidate-${a.project.id}`, Math.max(10 * 60_000, budgetMs * 3));
-    // --wait-ms: a run that must see the latest writes waits for the one in progress
-    const until = Date.now() + Math.max(0, num(args.flags, 'waitMs') ?? 0);
-    let lock = take();
-    while (!lock && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 200));
-      lock = take();
-    }
+    const lock = tryLock(a.paths.locks, `consolidate-${a.project.id}`, Math.max(10 * 60_000, budgetMs * 3));
     if (!lock) {
       appendLog(a.paths.logs, 'consolidate', `project=${a.project.id} skipped: another run holds the lock`);
       return {

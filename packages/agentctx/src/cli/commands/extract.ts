@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { spawnDetached } from '../../app/detached.js';
+import { refreshDigest } from '../../app/digest-refresh.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
 import { AgentctxError, errorMessage } from '../../core/errors.js';
@@ -13,8 +13,8 @@ import type { Command } from '../command.js';
 
 /** Hard lifetime of one extraction (manual runs too); the Stop hook adds its own deadline. */
 const DEFAULT_LIFETIME_MS = 5 * 60_000;
-/** How long the consolidation started after an extraction waits for one already running. */
-const CONSOLIDATE_WAIT_MS = 2 * 60_000;
+/** How long the digest refresh after an extraction waits for a consolidation in progress. */
+const DIGEST_WAIT_MS = 60_000;
 
 function text(s: SessionExtractSummary): string {
   const w = s.written;
@@ -97,13 +97,10 @@ export const command: Command = {
       const w = summary.written;
       if (w && w.created.length + w.reinforced.length > 0) {
         // The digest must show what was just written: SessionEnd's consolidation often ran
-        // while the model was still answering. Wait for any run in progress, then rewrite it.
-        spawnDetached({
-          args: ['consolidate', '--cwd', a.project.root, '--wait-ms', String(CONSOLIDATE_WAIT_MS)],
-          cwd: a.project.root,
-          env: a.env,
-          logsDir: a.paths.logs,
-        });
+        // while the model was still answering.
+        if (!(await refreshDigest(a, DIGEST_WAIT_MS))) {
+          log(`extract ${sessionId}: digest not refreshed (a consolidation is still running)`);
+        }
       }
       return { json: summary, text: text(summary) };
     } catch (err) {

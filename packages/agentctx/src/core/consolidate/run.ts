@@ -212,6 +212,13 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     if (deps.project.id !== GLOBAL_PROJECT) {
       step('drift', () => {
         const scan = scanDrift(db, deps.project, now);
+        // Without a CLAUDE.md there is nothing to be behind: no drift scores, no hint.
+        const hasMemoryFile = scan.files.length > 0;
+        if (!hasMemoryFile) {
+          scan.assessments = [];
+          scan.contradicted = [];
+          scan.missing = [];
+        }
         driftCounts = { missing: scan.missing.length, contradicted: scan.contradicted.length };
         db.transaction(() => {
           db.prepare(

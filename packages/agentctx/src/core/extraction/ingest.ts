@@ -172,6 +172,15 @@ export function ingestHandover(
     report.dropped.duplicate++;
     return;
   }
+  if (head && opts.source === 'hook_observation') {
+    // A rule-built snapshot (PreCompact, or no model) is the thinnest handover there is: it
+    // never replaces an explicit one, nor one the model wrote for this same session.
+    const sameSessionModel = head.source === 'llm_extraction' && head.session_id === opts.sessionId;
+    if (head.confidence === 'explicit' || sameSessionModel) {
+      report.dropped.kept_explicit_handover++;
+      return;
+    }
+  }
   if (head && head.confidence === 'explicit' && c.confidence !== 'explicit') {
     const sameSession = head.session_id !== null && head.session_id === opts.sessionId;
     const sinceStart = opts.sessionStartedAt ? head.recorded_at >= opts.sessionStartedAt : true;

@@ -1,0 +1,34 @@
+import { composeDigest } from '../core/digest.js';
+import { writeDigest } from '../core/digest-file.js';
+import type { App } from './context.js';
+import { tryLock } from './lock.js';
+
+/**
+ * Rewrite the project's SessionStart digest from the store as it is now, without the rest of
+ * consolidation (no record changes). Extraction calls it after writing: SessionEnd's
+ * consolidation often composes the digest while the model is still answering. It waits for a
+ * consolidation in progress (same lock) so that its digest is the last one written.
+ */
+export async function refreshDigest(app: App, waitMs = 60_000): Promise<boolean> {
+  const name = `consolidate-${app.project.id}`;
+  const until = Date.now() + waitMs;
+  let lock = tryLock(app.paths.locks, name);
+  while (!lock && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 200));
+    lock = tryLock(app.paths.locks, name);
+  }
+  if (!lock) return false;
+  try {
+    const now = app.clock();
+    const digest = composeDigest(app.db, app.project, { now });
+    writeDigest(app.paths.digests, app.project.id, {
+      text: digest.text,
+      ids: digest.ids,
+      tokens: digest.tokens,
+      generated_at: digest.generated_at,
+    });
+    return true;
+  } finally {
+    lock.release();
+  }
+}

@@ -59,7 +59,9 @@ export async function runHybridBench(
     for (let i = 0; i < rows.length; i += 64) {
       const batch = rows.slice(i, i + 64);
       const vecs = await embedder.embedDocuments(batch.map(recordEmbeddingText));
-      db.transaction(() => batch.forEach((r, j) => store.upsert(r.id, vecs[j]!)))();
+      db.transaction(() => {
+        for (const [j, r] of batch.entries()) store.upsert(r.id, vecs[j]!);
+      })();
     }
     const embedMs = performance.now() - t0;
     const kw: Metrics[] = [];

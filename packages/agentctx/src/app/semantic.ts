@@ -24,14 +24,22 @@ export interface SemanticConfig {
   offReason?: string;
   model?: ModelSpec;
   modelsDir: string;
+  /** `AGENTCTX_MODEL_HOST`: a mirror in the Hugging Face URL layout (tests: 127.0.0.1). */
+  remoteHost?: string;
 }
 
 export function semanticConfig(config: Config, paths: Paths, env: Env): SemanticConfig {
   const modelsDir = env.AGENTCTX_MODEL_PATH || paths.models;
+  const host = env.AGENTCTX_MODEL_HOST ? { remoteHost: env.AGENTCTX_MODEL_HOST } : {};
   if (config.embeddings?.enabled === false)
     return { enabled: false, offReason: 'turned off (agentctx config --embeddings turns it on)', modelsDir };
   try {
-    return { enabled: true, model: selectModel(config.modelTier, env.AGENTCTX_EMBED_MODEL), modelsDir };
+    return {
+      enabled: true,
+      model: selectModel(config.modelTier, env.AGENTCTX_EMBED_MODEL),
+      modelsDir,
+      ...host,
+    };
   } catch (err) {
     return { enabled: false, offReason: (err as Error).message, modelsDir };
   }
@@ -121,6 +129,7 @@ export async function loadEmbedder(
     model: sc.model,
     modelsDir: sc.modelsDir,
     ...(opts.download ? { download: true } : {}),
+    ...(sc.remoteHost ? { remoteHost: sc.remoteHost } : {}),
     ...(opts.onNotice ? { onNotice: opts.onNotice } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   });

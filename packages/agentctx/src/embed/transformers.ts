@@ -17,6 +17,11 @@ export interface LoadOptions {
    * is strictly offline.
    */
   download?: boolean;
+  /**
+   * Where downloads come from, in the Hugging Face layout (`<host>/<id>/resolve/main/<file>`);
+   * the hub by default. Tests point it at a server on 127.0.0.1.
+   */
+  remoteHost?: string;
   /** One-line notices (e.g. "downloading …"). */
   onNotice?: (line: string) => void;
   /** Download progress, 0..1, per file. */
@@ -46,6 +51,7 @@ type TransformersModule = {
     allowLocalModels: boolean;
     localModelPath: string;
     cacheDir: string | null;
+    remoteHost: string;
     logLevel?: number;
   };
   pipeline: (
@@ -86,6 +92,8 @@ export async function loadTransformersEmbedder(opts: LoadOptions): Promise<Embed
   tf.env.cacheDir = modelsDir;
   tf.env.logLevel = 40;
   tf.env.allowRemoteModels = !present && opts.download === true;
+  if (opts.remoteHost)
+    tf.env.remoteHost = opts.remoteHost.endsWith('/') ? opts.remoteHost : `${opts.remoteHost}/`;
   if (tf.env.allowRemoteModels) {
     opts.onNotice?.(
       `agentctx: downloading the embedding model ${model.name} (~${model.sizeMb} MB) to ${modelsDir} (once)`,

@@ -7,6 +7,7 @@ import { decideBackend } from '../../llm/select.js';
 import { ensurePrivateDir } from '../../storage/open.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
+import { downloadModel } from '../model-download.js';
 
 /** agentctx needs Node 20+; a clear refusal beats a crash deep inside a hook. */
 export function assertNodeVersion(version: string): void {
@@ -30,9 +31,9 @@ export const command: Command = {
   summary:
     'Set agentctx up: create ~/.agentctx, register the hooks in Claude Code settings and the MCP server, detect the project profile.',
   usage:
-    'agentctx init [--project] [--no-claude-cli] [--json]   (AGENTCTX_NO_CLAUDE_CLI=1 also edits ~/.claude.json directly)',
-  flags: { project: 'boolean', 'claude-cli': 'boolean' },
-  run({ args, app }) {
+    'agentctx init [--project] [--no-claude-cli] [--download-model] [--json]   (AGENTCTX_NO_CLAUDE_CLI=1 also edits ~/.claude.json directly)',
+  flags: { project: 'boolean', 'claude-cli': 'boolean', 'download-model': 'boolean' },
+  async run({ args, app, io }) {
     assertNodeVersion(process.versions.node);
     const a = app();
     const project = bool(args.flags, 'project');
@@ -90,6 +91,20 @@ export const command: Command = {
         : 'profile: not in a project folder, skipped',
       `extraction backend: ${json.llm.active ?? 'none (rule-based)'}: ${json.llm.reason}`,
     ];
+    if (bool(args.flags, 'downloadModel')) {
+      const model = await downloadModel(a, { stderr: io.stderr, tty: process.stderr.isTTY === true });
+      lines.push(
+        model.status === 'downloaded'
+          ? `embedding model ${model.model}: downloaded to ${model.dir}`
+          : model.status === 'present'
+            ? `embedding model ${model.model}: already in ${model.dir}`
+            : model.status === 'off'
+              ? `embedding model: not downloaded, embeddings are off (${model.reason})`
+              : `embedding model ${model.model}: download failed: ${model.reason}`,
+      );
+      const failed = model.status === 'failed';
+      return { json: { ...json, model }, text: lines.join('\n'), ...(failed ? { exitCode: 1 } : {}) };
+    }
     return { json, text: lines.join('\n') };
   },
 };

@@ -139,33 +139,24 @@ export async function extractSession(input: SessionExtractInput): Promise<Sessio
     };
   }
 
-  if (!input.llm) {
-    const reason = input.llmSkipReason ?? 'no model';
+  // No model to ask: the rule-built handover only, and the offset moves on.
+  const rulesOnly = (reason: string) => {
     input.log(`extract ${input.sessionId}: rules only (${reason})`);
     const r = ruleHandover(reason, from, to, true);
     return {
       ...base,
-      mode: 'rules',
+      mode: 'rules' as const,
       reason,
       garbage_lines: read.garbage,
       written: r.written,
       offset: { from, to, advanced: true },
     };
-  }
+  };
+  if (!input.llm) return rulesOnly(input.llmSkipReason ?? 'no model');
 
   const spent = dailyExtractionCost(deps.db, today(deps));
   if (spent >= input.dailyCostCapUsd) {
-    const reason = `daily cost cap reached ($${spent.toFixed(4)} of $${input.dailyCostCapUsd})`;
-    input.log(`extract ${input.sessionId}: rules only (${reason})`);
-    const r = ruleHandover(reason, from, to, true);
-    return {
-      ...base,
-      mode: 'rules',
-      reason,
-      garbage_lines: read.garbage,
-      written: r.written,
-      offset: { from, to, advanced: true },
-    };
+    return rulesOnly(`daily cost cap reached ($${spent.toFixed(4)} of $${input.dailyCostCapUsd})`);
   }
 
   const lines = renderTranscript(read.events).map(redact);

@@ -4,7 +4,9 @@ import { createApp } from './app/context.js';
 import { appendLog } from './app/log.js';
 import { errorMessage } from './core/errors.js';
 import { guardChannel } from './mcp/channel.js';
+import type { ToolContext } from './mcp/context.js';
 import { accountResult, sessionIdFromEnv } from './mcp/context.js';
+import { startSemantic } from './mcp/semantic.js';
 import { createMcpServer } from './mcp/server.js';
 
 /**
@@ -24,7 +26,7 @@ const logFailure = (what: string) => (err: unknown) => {
 process.on('uncaughtException', logFailure('uncaught exception'));
 process.on('unhandledRejection', logFailure('unhandled rejection'));
 
-const ctx = { app, sessionId: sessionIdFromEnv(app.env) };
+const ctx: ToolContext = { app, sessionId: sessionIdFromEnv(app.env) };
 const server = createMcpServer(ctx);
 const transport = guardChannel(new StdioServerTransport(), (text) => accountResult(ctx, text));
 let closed = false;
@@ -50,6 +52,9 @@ server.connect(transport).then(() => {
       void app.db;
     } catch (err) {
       logFailure('cannot open the store')(err);
+      return;
     }
+    // then the embedder, in the background: ctx_search is keyword-only until it is ready
+    ctx.semantic = startSemantic(app);
   });
 }, logFailure('cannot start'));

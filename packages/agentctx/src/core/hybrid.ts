@@ -34,7 +34,17 @@ export function rrfFuse(
  * lost to the tuned keyword engine (R@3 0.388 vs 0.538); the least harmful setting found re-ranks
  * the top 20 keyword candidates with a vector rank weighted 0.3 (R@3 0.528, R@5 0.592 vs 0.587).
  */
-export const HYBRID_TUNING = { candidatesOnly: true, vectorWeight: 0.3, keywordDepth: 20, vectorDepth: 1000 };
+export const HYBRID_TUNING = {
+  candidatesOnly: true,
+  vectorWeight: 0.3,
+  keywordDepth: 20,
+  vectorDepth: 1000,
+  /**
+   * When the keyword engine returns fewer than `limit` hits (a paraphrase sharing no word with
+   * its answer), the free slots go to the nearest vectors, after every keyword hit.
+   */
+  fillFromVectors: true,
+};
 
 export interface HybridResult extends SearchResult {
   /** Whether the vector ranking took part (false: keyword-only, e.g. history searches). */
@@ -58,20 +68,28 @@ export function hybridSearch(
     ...(opts.types && opts.types.length > 0 ? { types: opts.types } : {}),
     ...(opts.excludeIds && opts.excludeIds.length > 0 ? { excludeIds: opts.excludeIds } : {}),
   });
-  if (HYBRID_TUNING.candidatesOnly) {
-    const kw = new Set(keyword.hits.map((h) => h.record.id));
-    vhits = vhits.filter((h) => kw.has(h.id));
-  }
   if (opts.onlyIds) {
     const only = new Set(opts.onlyIds);
     vhits = vhits.filter((h) => only.has(h.id));
+  }
+  const allVectorHits = vhits;
+  if (HYBRID_TUNING.candidatesOnly) {
+    const kw = new Set(keyword.hits.map((h) => h.record.id));
+    vhits = vhits.filter((h) => kw.has(h.id));
   }
   const fused = rrfFuse([keyword.hits.map((h) => h.record.id), vhits.map((h) => h.id)], RRF_K, [
     1,
     HYBRID_TUNING.vectorWeight,
   ]);
   const byId = new Map<string, SearchHit>(keyword.hits.map((h) => [h.record.id, h]));
-  const missing = vhits.map((h) => h.id).filter((id) => !byId.has(id));
+  const fill: string[] = [];
+  if (HYBRID_TUNING.fillFromVectors && fused.size < limit) {
+    for (const h of allVectorHits) {
+      if (fused.size + fill.length >= limit) break;
+      if (!fused.has(h.id)) fill.push(h.id);
+    }
+  }
+  const missing = [...vhits.map((h) => h.id), ...fill].filter((id) => !byId.has(id));
   if (missing.length > 0) {
     const rows = db
       .prepare('SELECT * FROM records WHERE id IN (SELECT value FROM json_each(?))')
@@ -82,6 +100,11 @@ export function hybridSearch(
     .filter(([id]) => byId.has(id))
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1))
     .slice(0, limit);
+  // filled hits rank after every fused one, in vector order
+  const floor = ranked.length > 0 ? ranked[ranked.length - 1]![1] : 1;
+  fill.forEach((id, i) => {
+    if (byId.has(id)) ranked.push([id, floor / (2 + i)]);
+  });
   const top = ranked[0]?.[1] ?? 1;
   const hits = ranked.map(([id, s]) => ({ ...byId.get(id)!, score: Math.round((s / top) * 1000) / 1000 }));
   return { hits, terms: keyword.terms, hybrid: true };

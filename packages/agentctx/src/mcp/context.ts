@@ -3,12 +3,15 @@ import { appendLog } from '../app/log.js';
 import { errorMessage } from '../core/errors.js';
 import { estimateTokens } from '../core/tokens.js';
 import { addInjectedTokens } from '../storage/sessions-repo.js';
+import type { McpSemantic } from './semantic.js';
 
 /** What every tool handler gets: the composition root and the Claude Code session, if known. */
 export interface ToolContext {
   app: App;
   /** The Claude Code session this server serves (from its environment), for self-accounting. */
   sessionId: string | null;
+  /** The background-loaded embedder (hybrid ctx_search once ready). */
+  semantic?: McpSemantic;
 }
 
 /** Claude Code passes its session id to the processes it spawns. */

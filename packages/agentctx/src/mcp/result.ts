@@ -55,7 +55,7 @@ export interface ToolSpec<Shape extends z.ZodRawShape> {
   description: string;
   inputSchema: Shape;
   annotations?: ToolAnnotations;
-  run: (args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext) => Json;
+  run: (args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext) => Json | Promise<Json>;
 }
 
 /** Register one tool; its handler never throws. */
@@ -64,7 +64,7 @@ export function registerTool<Shape extends z.ZodRawShape>(
   ctx: ToolContext,
   spec: ToolSpec<Shape>,
 ): void {
-  const handler = (args: z.infer<z.ZodObject<Shape>>): CallToolResult => {
+  const handler = async (args: z.infer<z.ZodObject<Shape>>): Promise<CallToolResult> => {
     let result: CallToolResult;
     try {
       void ctx.app.db; // opened once, lazily; a store that cannot open is its own error
@@ -80,7 +80,7 @@ export function registerTool<Shape extends z.ZodRawShape>(
       );
     }
     try {
-      result = textResult(spec.run(args, ctx), false);
+      result = textResult(await spec.run(args, ctx), false);
     } catch (err) {
       const payload = toToolError(err);
       if (!(err instanceof AgentctxError)) {

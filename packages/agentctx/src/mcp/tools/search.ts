@@ -1,8 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod/v4';
+import { appendLog } from '../../app/log.js';
+import { errorMessage } from '../../core/errors.js';
+import { hybridSearch } from '../../core/hybrid.js';
 import { toIndexEntry } from '../../core/index-entry.js';
 import { relatedRecords } from '../../core/related.js';
-import { search } from '../../core/retrieval.js';
+import { type SearchOptions, search } from '../../core/retrieval.js';
 import { RECORD_TYPES, SCOPES } from '../../core/types.js';
 import type { ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
@@ -47,7 +50,7 @@ export function registerSearch(server: McpServer, ctx: ToolContext): void {
         .optional()
         .describe('Also return superseded records (marked "superseded"). Only when you need past decisions.'),
     },
-    run(args): Json {
+    async run(args): Promise<Json> {
       const { app } = ctx;
       const now = app.clock();
       const onlyIds = args.file
@@ -59,7 +62,7 @@ export function registerSearch(server: McpServer, ctx: ToolContext): void {
           }).map((r) => r.id)
         : undefined;
       if (onlyIds && onlyIds.length === 0) return { results: [], note: 'no records are linked to this file' };
-      const res = search(app.db, {
+      const opts: SearchOptions = {
         projectId: app.project.id,
         query: args.query,
         types: args.type ? [args.type] : undefined,
@@ -68,7 +71,18 @@ export function registerSearch(server: McpServer, ctx: ToolContext): void {
         history: args.history === true,
         onlyIds,
         now,
-      });
+      };
+      // hybrid once the background embedder is ready; keyword-only before, and if it fails
+      const sem = ctx.semantic?.ready();
+      let res = null;
+      if (sem && !opts.history) {
+        try {
+          res = hybridSearch(app.db, opts, await sem.embedder.embedQuery(args.query), sem.store);
+        } catch (err) {
+          appendLog(app.paths.logs, 'mcp', `hybrid search failed, keyword-only: ${errorMessage(err)}`);
+        }
+      }
+      res ??= search(app.db, opts);
       const out: Json = { results: res.hits.map((h) => toIndexEntry(h, now)) };
       if (res.degraded) out.degraded = res.degraded;
       return out;

@@ -249,8 +249,8 @@ describe('SessionStart', () => {
     );
     expect(p.context).toContain(notInDigest.id);
     expect(p.context).not.toContain(inDigest.id);
-    // SessionStart's tokens were accounted (flushed by the prompt hook), with the prompt's
-    expect(tokensOf(w, 'ss-startup')).toBe(estimateTokens(text.trimEnd()) + estimateTokens(p.context));
+    // SessionStart accounted the digest's own estimate (flushed by the prompt hook), with the prompt's
+    expect(tokensOf(w, 'ss-startup')).toBe(estimateTokens(text) + estimateTokens(p.context));
   });
 
   it('truncates an oversized digest by whole lines from the bottom to 1,500 tokens', () => {

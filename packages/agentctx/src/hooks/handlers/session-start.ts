@@ -48,9 +48,13 @@ export function sessionStart(ev: SessionStartEvent, ctx: HookContext): HookResul
   const reset = ev.source === 'clear' || ev.source === 'compact';
   const digest = readDigest(ctx.paths.digests, project.id);
   if (digest?.text.trim()) {
-    const text = fitSessionText(digest.text);
+    // The digest's own estimate (same estimator, written with it) spares re-counting it here;
+    // a file without one, or over either budget, is cut to fit.
+    const trusted =
+      digest.tokens > 0 && digest.tokens <= SESSION_START_TOKENS && digest.text.length <= SESSION_START_CHARS;
+    const text = trusted ? digest.text.replace(/\r\n/g, '\n').trimEnd() : fitSessionText(digest.text);
     if (!text) return null;
-    const tokens = estimateTokens(text);
+    const tokens = trusted ? digest.tokens : estimateTokens(text);
     if (ctx.statePath) {
       ctx.state = updateSessionState(
         ctx.statePath,

@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(root, '..', '..');
 const quick = process.argv.includes('--quick');
-const LOCOMO = join(repoRoot, '..', 'shared', 'bench', 'locomo-dev.json');
+// LoCoMo is read by path, never committed: AGENTCTX_LOCOMO, else ../shared/bench beside the repo.
+const LOCOMO = process.env.AGENTCTX_LOCOMO || join(repoRoot, '..', 'shared', 'bench', 'locomo-dev.json');
 
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS; // a user's hook environment does not have it; it adds ~50 ms per start

@@ -197,9 +197,21 @@ export function pickTerms(
   const telling =
     corpus >= COMMON_MIN_CORPUS ? found.filter((t) => (df.get(t.stem) ?? 0) <= corpus * COMMON_SHARE) : [];
   const useful = telling.length > 0 ? telling : found;
-  if (useful.length <= max) return useful;
-  return [...useful].sort((a, b) => (df.get(a.stem) ?? 0) - (df.get(b.stem) ?? 0)).slice(0, max);
+  const rarest = [...useful].sort((a, b) => (df.get(a.stem) ?? 0) - (df.get(b.stem) ?? 0)).slice(0, max);
+  // The query's cost grows with the postings it walks: past POSTINGS_BUDGET, leave out the most
+  // common words (never below POSTINGS_MIN_TERMS), which rank least anyway.
+  let postings = rarest.reduce((n, t) => n + (df.get(t.stem) ?? 0), 0);
+  while (rarest.length > POSTINGS_MIN_TERMS && postings > POSTINGS_BUDGET) {
+    postings -= df.get(rarest.pop()!.stem) ?? 0;
+  }
+  if (rarest.length === useful.length) return useful; // nothing left out: keep the query's order
+  const kept = new Set(rarest);
+  return useful.filter((t) => kept.has(t));
 }
+
+/** Postings a query may walk before its most common words are left out (see pickTerms). */
+export const POSTINGS_BUDGET = 40_000;
+const POSTINGS_MIN_TERMS = 3;
 
 function filterSql(opts: SearchOptions, alias: string): { sql: string; args: unknown[] } {
   const ns = namespacesFor(opts);
@@ -223,8 +235,25 @@ function filterSql(opts: SearchOptions, alias: string): { sql: string; args: unk
 
 type Row = ContextRecord & { rel: number };
 
-function ftsCandidates(db: Db, opts: SearchOptions, terms: QueryTerm[]): Row[] {
-  const match = buildMatchExpression(terms);
+/**
+ * The MATCH expression. Normally the terms OR-ed. When even the kept terms would walk more
+ * than POSTINGS_BUDGET postings (a big store where every query word is common), a record must
+ * hold two of the rarest four: FTS5 intersects those lists instead of scoring every record
+ * that holds any one word — and a one-word match would not be injected anyway.
+ */
+export function matchFor(terms: readonly QueryTerm[], df: ReadonlyMap<string, number>): string | null {
+  const postings = terms.reduce((n, t) => n + (df.get(t.stem) ?? 0), 0);
+  if (postings <= POSTINGS_BUDGET || terms.length < 2) return buildMatchExpression(terms);
+  const rare = [...terms].sort((a, b) => (df.get(a.stem) ?? 0) - (df.get(b.stem) ?? 0)).slice(0, 4);
+  const pairs: string[] = [];
+  for (let i = 0; i < rare.length; i++) {
+    for (let j = i + 1; j < rare.length; j++)
+      pairs.push(`(${termToFts(rare[i]!)} AND ${termToFts(rare[j]!)})`);
+  }
+  return pairs.join(' OR ');
+}
+
+function ftsCandidates(db: Db, opts: SearchOptions, match: string | null): Row[] {
   if (!match) return [];
   const f = filterSql(opts, 'r');
   const w = `${Number(TUNING.titleWeight)}, ${Number(TUNING.bodyWeight)}`;
@@ -346,7 +375,12 @@ export function search(db: Db, opts: SearchOptions): SearchResult {
     // something the store has never heard of should not look well covered.
     const weightOf: TermWeights = (t) => idf(df.get(t.stem) ?? 0, n);
     const counted = all.length > MAX_QUERY_TERMS ? terms : all;
-    const rows = ftsCandidates(db, opts, terms);
+    const narrowed = matchFor(terms, df);
+    let rows = ftsCandidates(db, opts, narrowed);
+    // no record holds two of the words: fall back to any of them (slow on such a store, rare)
+    if (rows.length === 0 && narrowed !== buildMatchExpression(terms)) {
+      rows = ftsCandidates(db, opts, buildMatchExpression(terms));
+    }
     const when = dateHint(String(opts.query ?? ''));
     return { hits: rerank(rows, counted, weightOf, opts.now, when).slice(0, limit), terms: counted };
   } catch {

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { matchFor, POSTINGS_BUDGET, pickTerms } from '../../src/core/retrieval.js';
+import { buildMatchExpression, extractTerms } from '../../src/storage/fts-query.js';
+
+const terms = extractTerms('refresh token middleware retry backoff');
+const df = (n: number) => new Map(terms.map((t, i) => [t.stem, n + i]));
+
+describe('the postings budget', () => {
+  it('ORs the terms while the postings they walk stay within the budget', () => {
+    expect(matchFor(terms, df(10))).toBe(buildMatchExpression(terms));
+  });
+
+  it('asks for two of the rarest four words when every word is common', () => {
+    const common = df(POSTINGS_BUDGET);
+    const m = matchFor(terms, common)!;
+    expect(m.split(' OR ')).toHaveLength(6); // pairs of four
+    expect(m).toContain(' AND ');
+    // the most common word is the one left out
+    expect(m).not.toContain(terms[terms.length - 1]!.stem);
+  });
+
+  it('leaves out the most common words past the budget, never below three', () => {
+    const big = new Map(terms.map((t, i) => [t.stem, (i + 1) * POSTINGS_BUDGET]));
+    const kept = pickTerms(terms, big, 12, Number.POSITIVE_INFINITY);
+    expect(kept.map((t) => t.stem)).toEqual(terms.slice(0, 3).map((t) => t.stem));
+  });
+});
+
+describe('search on a store where every query word is common', () => {
+  it('finds records holding two words, and falls back to any word when none holds two', async () => {
+    const { tempDir } = await import('../support/tmp.js');
+    const { testStore } = await import('../support/store.js');
+    const { search } = await import('../../src/core/retrieval.js');
+    const t = tempDir();
+    const s = testStore(t.path, 'big');
+    try {
+      const ins = s.db.prepare(
+        `INSERT INTO records (id, project_id, type, title, body, scope, confidence, valid_from, recorded_at, source)
+         VALUES (?, 'big', 'discovery', ?, ?, 'project', 'explicit', '2026-01-01', '2026-01-01', 'import')`,
+      );
+      s.db.transaction(() => {
+        for (let i = 0; i < 21_000; i++) ins.run(`a${i}`, `alpha note ${i}`, 'alpha only');
+        for (let i = 0; i < 21_000; i++) ins.run(`b${i}`, `beta note ${i}`, 'beta only');
+        ins.run('both', 'alpha beta together', 'the one record with both words');
+      })();
+      const both = search(s.db, { projectId: 'big', query: 'alpha beta', now: s.clock(), limit: 3 });
+      expect(both.degraded).toBeUndefined();
+      expect(both.hits.map((h) => h.record.id)).toEqual(['both']);
+      s.db.prepare("DELETE FROM records WHERE id = 'both'").run();
+      const either = search(s.db, { projectId: 'big', query: 'alpha beta', now: s.clock(), limit: 3 });
+      expect(either.degraded).toBeUndefined();
+      expect(either.hits).toHaveLength(3);
+    } finally {
+      s.db.close();
+      t.cleanup();
+    }
+  });
+});

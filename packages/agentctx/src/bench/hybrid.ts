@@ -15,7 +15,7 @@ import { loadDataset } from './run.js';
 
 /**
  * `bench:retrieval --hybrid --model-path DIR --model NAME`: the same queries through the keyword
- * engine alone and through keyword + vector RRF, in one run over one store.
+ * engine alone and through the hybrid re-rank (core/hybrid.ts), in one run over one store.
  */
 
 export interface HybridReport {
@@ -46,12 +46,12 @@ export async function runHybridBench(
     const now = loadDataset(db, data);
     const sweep = process.env.AGENTCTX_HYBRID_SWEEP?.split(',').map(Number);
     if (sweep) {
-      [HYBRID_TUNING.vectorWeight, HYBRID_TUNING.keywordDepth, HYBRID_TUNING.vectorDepth] = sweep as [
-        number,
-        number,
-        number,
-      ];
-      HYBRID_TUNING.candidatesOnly = sweep[3] === 1;
+      const [w, kd, vd, only, tier] = sweep;
+      if (w !== undefined) HYBRID_TUNING.vectorWeight = w;
+      if (kd !== undefined) HYBRID_TUNING.keywordDepth = kd;
+      if (vd !== undefined) HYBRID_TUNING.vectorDepth = vd;
+      if (only !== undefined) HYBRID_TUNING.candidatesOnly = only === 1;
+      if (tier !== undefined) HYBRID_TUNING.tierWidth = tier;
     }
     const { store } = await openVectorStore(db, model.dims);
     const t0 = performance.now();
@@ -131,7 +131,7 @@ export function formatHybridReport(r: HybridReport): string {
     `embedding ${r.records} records: ${r.embed_ms} ms; per query: keyword ${r.keyword_ms_per_query} ms, hybrid ${r.hybrid_ms_per_query} ms (incl. query embedding)`,
     `${''.padEnd(30)}${['R@3', 'R@5', 'R@10', 'NDCG10', 'MRR'].map((h) => h.padStart(7)).join('')}`,
     row('keyword only', r.keyword),
-    row('hybrid (RRF k=60)', r.hybrid),
+    row('hybrid (coverage tiers)', r.hybrid),
   ];
   for (const [name, c] of Object.entries(r.categories)) {
     lines.push(row(`${name} (${c.queries}) keyword`, c.keyword));

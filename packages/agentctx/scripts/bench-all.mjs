@@ -74,6 +74,29 @@ const sections = [
         },
       ]
     : []),
+  ...(existsSync(LOCOMO)
+    ? [
+        {
+          title: 'Semantic layer: keyword-only vs hybrid on LoCoMo (glove fixture)',
+          how: 'The same queries through keyword-only retrieval and through hybrid (keyword candidates re-ranked by coverage tier and cosine, see core/hybrid.ts) in one run. The embedder is the small GloVe fixture in test/fixtures/models (the production model, bge-small, cannot be downloaded here).',
+          args: [
+            'scripts/bench-retrieval.mjs',
+            '--dataset',
+            LOCOMO,
+            '--hybrid',
+            '--model-path',
+            'test/fixtures/models',
+            '--model',
+            'glove-sif-384-q8',
+          ],
+        },
+      ]
+    : []),
+  {
+    title: 'Embedding backfill throughput',
+    how: 'The consolidation backfill (embed and store) over a synthetic store with the glove fixture: records per second and peak RSS, then the consolidation steps.',
+    args: ['scripts/bench-backfill.mjs', quick ? '2000' : '10000'],
+  },
   {
     title: 'Token tax of a typical session',
     how: 'One project of the dev-memory dataset seeded into a store, `agentctx consolidate` run, then one session through the built hooks: SessionStart and each of the project’s queries as a prompt. Tokens are agentctx’s own conservative estimates, as recorded in `sessions.tokens_injected`.',

@@ -1,17 +1,14 @@
-import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { migrate, SCHEMA_VERSION } from '../storage/migrations.js';
-import type { Db } from '../storage/open.js';
+import { type DatabaseCtor, type Db, openWith } from '../storage/connection.js';
 
 /**
- * Opening the store on the hook path. Same settings as storage/open.ts (WAL, busy timeout,
- * foreign keys, migrations when behind), but better-sqlite3 is loaded only when a hook needs
+ * Opening the store on the hook path: the same connection setup as the CLI
+ * (storage/connection.ts), but better-sqlite3 is loaded only when a hook needs
  * the store, and its native addon by path (skipping the `bindings` lookup): hooks that never
  * touch SQLite (SessionStart with a digest, CwdChanged, Stop) do not pay for it.
  */
-
-type DatabaseCtor = new (path: string, opts?: Record<string, unknown>) => Db;
 
 let ctor: DatabaseCtor | undefined;
 let addonPath: string | null | undefined;
@@ -56,17 +53,5 @@ function loadDriver(): { Database: DatabaseCtor; nativeBinding: string | null } 
 
 export function openHookStore(path: string, busyTimeoutMs = 15000): Db {
   const { Database, nativeBinding } = loadDriver();
-  const fresh = !existsSync(path);
-  if (fresh) {
-    // a private folder and a 0600 file (SQLite gives -wal and -shm the same mode)
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    closeSync(openSync(path, 'a', 0o600));
-  }
-  const db = new Database(path, nativeBinding ? { nativeBinding } : {});
-  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-  if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  if ((db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) migrate(db);
-  return db;
+  return openWith(Database, path, { busyTimeoutMs, nativeBinding });
 }

@@ -5,7 +5,7 @@ import { relatedRecords } from '../../core/related.js';
 import { getRecord } from '../../storage/records-repo.js';
 import type { ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
-import { SEARCH_DEFAULT, SEARCH_MAX } from './search.js';
+import { indexLimitField, SEARCH_DEFAULT, SEARCH_MAX } from './search.js';
 
 const description = `List the stored context attached to a file: decisions, conventions, bugfixes and discoveries linked to that path (directly, or through the modules and symbols around it). Call it before editing a file you have not touched in this session, to learn the rules and past bugs that apply to it.
 Returns the same compact index as ctx_search ({id, type, title, age, confidence, score}, nearest links first, no bodies); read the ones you need with ctx_get.`;
@@ -22,13 +22,7 @@ export function registerRelated(server: McpServer, ctx: ToolContext): void {
         .min(1)
         .max(1000)
         .describe('File path, relative to the repository root (absolute also works).'),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(SEARCH_MAX)
-        .optional()
-        .describe('Results to return, 1–15 (default 10).'),
+      limit: indexLimitField,
       history: z.boolean().optional().describe('Also return superseded records.'),
     },
     run(args): Json {

@@ -12,6 +12,15 @@ import { type Json, registerTool } from '../result.js';
 
 export const SEARCH_MAX = 15;
 export const SEARCH_DEFAULT = 10;
+
+/** The `limit` argument of the tools that return an index (ctx_search, ctx_related). */
+export const indexLimitField = z
+  .number()
+  .int()
+  .min(1)
+  .max(SEARCH_MAX)
+  .optional()
+  .describe(`Results to return, 1–${SEARCH_MAX} (default ${SEARCH_DEFAULT}).`);
 /** With `file`, the query runs over the nearest this-many records linked to the file. */
 const FILE_CANDIDATES = 200;
 
@@ -38,13 +47,7 @@ export function registerSearch(server: McpServer, ctx: ToolContext): void {
         .enum(SCOPES)
         .optional()
         .describe('project (default): this project and global preferences; global: global preferences only.'),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(SEARCH_MAX)
-        .optional()
-        .describe('Results to return, 1–15 (default 10).'),
+      limit: indexLimitField,
       history: z
         .boolean()
         .optional()

@@ -1,5 +1,6 @@
 import { formatAge } from '../core/age.js';
 import { storedDriftCounts } from '../core/digest.js';
+import { namespacesOf } from '../core/records.js';
 import { countMergeCandidates, getRun, listMergeCandidates } from '../storage/consolidation-repo.js';
 import type { Db } from '../storage/open.js';
 
@@ -14,7 +15,7 @@ export function maintenanceStatus(
   projectId: string,
   now: Date,
 ): { json: Record<string, unknown>; lines: string[] } {
-  const namespaces = [projectId, '_global'];
+  const namespaces = namespacesOf(projectId);
   const count = countMergeCandidates(db, namespaces);
   const top = listMergeCandidates(db, namespaces, 5);
   const drift = storedDriftCounts(db, projectId, now);

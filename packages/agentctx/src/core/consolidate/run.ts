@@ -11,6 +11,7 @@ import type { Clock, IdGen } from '../clock.js';
 import { composeDigest } from '../digest.js';
 import { writeDigest } from '../digest-file.js';
 import { scanDrift } from '../drift.js';
+import { namespacesOf } from '../records.js';
 import { GLOBAL_PROJECT } from '../types.js';
 import {
   type DupInput,
@@ -96,8 +97,7 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
   const t0 = performance.now();
   const elapsed = deps.elapsed ?? (() => performance.now() - t0);
   const budget = deps.budgetMs ?? 60_000;
-  const namespaces =
-    deps.project.id === GLOBAL_PROJECT ? [GLOBAL_PROJECT] : [deps.project.id, GLOBAL_PROJECT];
+  const namespaces = namespacesOf(deps.project.id);
   const nsSql = namespaces.map(() => '?').join(',');
   const summary: ConsolidateSummary = {
     project_id: deps.project.id,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Entry point, CommonJS on purpose. `agentctx hook …` requires only the small CommonJS hook
+// Entry point, CommonJS on purpose. `agentctx hook …` loads only the small CommonJS hook
 // bundle (the hot path: no ESM loader); `agentctx mcp` imports the MCP server; everything
 // else the CLI.
 'use strict';
@@ -11,7 +11,7 @@ if (major < 20) {
 const cmd = process.argv[2];
 if (cmd === 'hook') {
   try {
-    require('../dist/hook.cjs');
+    runHookBundle();
   } catch {
     process.exit(0); // a hook never breaks a session
   }
@@ -21,4 +21,101 @@ if (cmd === 'hook') {
     process.stderr.write(`agentctx: cannot load ${entry} (${err?.message}); run npm run build\n`);
     process.exit(1);
   });
+}
+
+/**
+ * Runs dist/hook.cjs (and, when a hook opens the store, dist/sqlite-driver.cjs) from a V8 code
+ * cache kept in `<agentctx home>/cache/`: compiling the bundles is a few milliseconds of
+ * every hook start. A cache file is named for the install's folder, the bundle's size and
+ * mtime and the Node version (V8 itself checks only the source length), written once (at
+ * exit, atomically) when missing or rejected by V8. Any failure falls back to a plain require.
+ */
+function runHookBundle() {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const dist = path.join(__dirname, '..', 'dist');
+  let vm;
+  let cacheDir;
+  try {
+    if (isDisabled(process.env.AGENTCTX_DISABLE)) return; // checked again by the bundle
+    vm = require('node:vm');
+    const home =
+      process.env.AGENTCTX_HOME || path.join(process.env.HOME || require('node:os').homedir(), '.agentctx');
+    cacheDir = path.join(home, 'cache');
+  } catch {
+    require('../dist/hook.cjs');
+    return;
+  }
+  // installs sharing one agentctx home (a global one, a project's npx) keep separate caches
+  const install = fnv1a(dist);
+  const pending = [];
+  const loaded = new Map();
+  const load = (file) => {
+    if (loaded.has(file)) return loaded.get(file).exports;
+    const filename = path.join(dist, file);
+    const mod = { exports: {}, filename, id: filename, loaded: false };
+    let script;
+    let cachePath;
+    try {
+      const source = fs.readFileSync(filename, 'utf8');
+      const st = fs.statSync(filename);
+      cachePath = path.join(
+        cacheDir,
+        `${file}-${install}-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}.v8`,
+      );
+      let cachedData;
+      try {
+        cachedData = fs.readFileSync(cachePath);
+      } catch {
+        cachedData = undefined;
+      }
+      script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+        filename,
+        cachedData,
+      });
+      if (!cachedData || script.cachedDataRejected)
+        pending.push({ script, cachePath, prefix: `${file}-${install}-` });
+    } catch {
+      return require(filename); // unreadable cache or source: the ordinary loader decides
+    }
+    loaded.set(file, mod);
+    const base = require('node:module').createRequire(filename);
+    const req = (id) => (id === './sqlite-driver.cjs' ? load('sqlite-driver.cjs') : base(id));
+    req.resolve = base.resolve;
+    script.runInThisContext().call(mod.exports, mod.exports, req, mod, filename, dist);
+    mod.loaded = true;
+    return mod.exports;
+  };
+  process.on('exit', () => {
+    for (const { script, cachePath, prefix } of pending)
+      writeCache(fs, path, cacheDir, script, cachePath, prefix);
+  });
+  load('hook.cjs');
+}
+
+function writeCache(fs, path, dir, script, cachePath, prefix) {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const tmp = `${cachePath}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+    fs.renameSync(tmp, cachePath);
+    // caches of earlier builds of the same bundle
+    const name = path.basename(cachePath);
+    for (const f of fs.readdirSync(dir))
+      if (f.startsWith(prefix) && f !== name && f.endsWith('.v8'))
+        fs.rmSync(path.join(dir, f), { force: true });
+  } catch {
+    // a cache we cannot write only means compiling again next time
+  }
+}
+
+/** A short hex hash of a string (FNV-1a, 32 bits): names, not security. */
+function fnv1a(s) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+function isDisabled(v) {
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 }

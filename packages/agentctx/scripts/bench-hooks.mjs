@@ -92,10 +92,14 @@ function ulidLike(i) {
   const r = [...randomBytes(16)].map((b) => CROCKFORD[b % 32]).join('');
   return (t + r).slice(0, 26);
 }
+// mulberry32: a seeded generator in 32-bit integer arithmetic. (An earlier LCG here multiplied
+// past 2^53, lost precision and cycled, leaving 180 distinct records in a 10,000-record store.)
 let seed = 42;
 function rand() {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-  return seed / 0x7fffffff;
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 const pick = (arr) => arr[Math.floor(rand() * arr.length)];
 function pickType() {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baselineSearch, search } from '../core/retrieval.js';
+import { baselineSearch, type SearchOptions, search } from '../core/retrieval.js';
 import { type Db, openDb } from '../storage/open.js';
 import { insertRecord } from '../storage/records-repo.js';
 import type { BenchDataset } from './dataset.js';
@@ -52,8 +52,11 @@ export function loadDataset(db: Db, data: BenchDataset): Date {
   return new Date(newest);
 }
 
+/** Engine options a run may set: the prompt hook's own candidate count and postings budget. */
+export type EngineSettings = Pick<SearchOptions, 'candidates' | 'postingsBudget'>;
+
 /** Run every query through the engine (`search`, as the prompt hook does) and the plain baseline. */
-export function runBench(data: BenchDataset): BenchReport {
+export function runBench(data: BenchDataset, tuning: EngineSettings = {}): BenchReport {
   const dir = mkdtempSync(join(tmpdir(), 'agentctx-bench-'));
   const db = openDb(join(dir, 'agentctx.db'));
   try {
@@ -64,7 +67,7 @@ export function runBench(data: BenchDataset): BenchReport {
     let ms = 0;
     for (const q of data.queries) {
       const t0 = performance.now();
-      const res = search(db, { projectId: q.project, query: q.query, limit: 10, now });
+      const res = search(db, { projectId: q.project, query: q.query, limit: 10, now, ...tuning });
       ms += performance.now() - t0;
       const e = scoreQuery(
         res.hits.map((h) => h.record.id),

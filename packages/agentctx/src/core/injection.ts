@@ -81,6 +81,15 @@ function fitBody(body: string, tokens: number, chars: number): string {
   return `${cut.trimEnd()} …`;
 }
 
+/**
+ * Parts are joined by a blank line. A line break never joins two of the estimator's segments,
+ * so for non-empty parts the estimate of `a + "\n\n" + b` is at most estimate(a) + estimate(b) + 2: the block
+ * is measured part by part instead of re-reading the growing text (the hook runs this cold,
+ * where every pass over the text shows in its latency).
+ */
+const JOIN_TOKENS = 2;
+const JOIN = '\n\n';
+
 /** Build the block; null when nothing fits or nothing was given. */
 export function formatInjection(
   hits: readonly SearchHit[],
@@ -89,33 +98,37 @@ export function formatInjection(
 ): Injection | null {
   const parts: string[] = [HEADER];
   const ids: string[] = [];
-  const joined = () => parts.join('\n\n');
+  let tokens = estimateTokens(HEADER);
+  let chars = HEADER.length;
   for (const hit of hits.slice(0, PROMPT_MAX_RECORDS)) {
     const r = hit.record;
     const head = `${label(r, now)}\n${titleLine(r)}`;
     const full = `${head}\n${r.body}`;
-    const base = joined();
-    const whole = `${base}\n\n${full}`;
-    if (estimateTokens(whole) <= budget.tokens && whole.length <= budget.chars) {
+    const fullTokens = tokens + JOIN_TOKENS + estimateTokens(full);
+    const fullChars = chars + JOIN.length + full.length;
+    if (fullTokens <= budget.tokens && fullChars <= budget.chars) {
       parts.push(full);
       ids.push(r.id);
+      tokens = fullTokens;
+      chars = fullChars;
       continue;
     }
     // shorten the body to what is left; stop when even a short body does not fit
-    const withHead = `${base}\n\n${head}\n`;
-    const leftTokens = budget.tokens - estimateTokens(withHead);
-    const leftChars = budget.chars - withHead.length;
+    const headTokens = tokens + JOIN_TOKENS + estimateTokens(`${head}\n`);
+    const leftTokens = budget.tokens - headTokens;
+    const leftChars = budget.chars - (chars + JOIN.length + head.length + 1);
     if (leftTokens < MIN_BODY_TOKENS || leftChars < MIN_BODY_TOKENS * 2) break;
     const body = fitBody(r.body, leftTokens, leftChars);
     if (!body) break;
     const cand = `${head}\n${body}`;
-    const text = `${base}\n\n${cand}`;
-    if (estimateTokens(text) > budget.tokens || text.length > budget.chars) break;
+    const candTokens = tokens + JOIN_TOKENS + estimateTokens(cand);
+    const candChars = chars + JOIN.length + cand.length;
+    if (candTokens > budget.tokens || candChars > budget.chars) break;
     parts.push(cand);
     ids.push(r.id);
+    tokens = candTokens;
     break; // the budget is spent
   }
   if (ids.length === 0) return null;
-  const text = joined();
-  return { text, ids, tokens: estimateTokens(text) };
+  return { text: parts.join(JOIN), ids, tokens };
 }

@@ -1,4 +1,4 @@
-import { read, writeSync } from 'node:fs';
+import { fstatSync, read, readSync, writeSync } from 'node:fs';
 import { appendLog } from '../app/log.js';
 import { resolvePaths } from '../app/paths.js';
 import { type Clock, systemClock } from '../core/clock.js';
@@ -33,14 +33,36 @@ export function isDisabled(env: Env): boolean {
 }
 
 /**
- * Read all of stdin from its file descriptor with fs.read: `process.stdin` would load the
- * net and stream modules, a few milliseconds on every hook start. Resolves with what arrived
- * when stdin ends, errors, or stays open past STDIN_WAIT_MS.
+ * Read all of stdin from its file descriptor: `process.stdin` would load the net and stream
+ * modules, a few milliseconds on every hook start. Claude Code hands a hook a pipe or socket
+ * it writes the payload to and closes, so that is read synchronously, without starting
+ * libuv's thread pool; a terminal, or a descriptor that would block, is read asynchronously
+ * and given up on after STDIN_WAIT_MS.
  */
 export function readStdin(fd = 0): Promise<string> {
+  const chunks: Buffer[] = [];
+  const state = { size: 0 };
+  let kind: 'sync' | 'async' = 'async';
+  try {
+    kind = fstatSync(fd).isCharacterDevice() ? 'async' : 'sync';
+  } catch {
+    return Promise.resolve('');
+  }
+  const buf = Buffer.allocUnsafe(64 * 1024);
+  if (kind === 'sync') {
+    try {
+      for (;;) {
+        const n = readSync(fd, buf, 0, buf.length, null);
+        if (n === 0) return Promise.resolve(Buffer.concat(chunks).toString('utf8'));
+        keep(chunks, state, buf, n);
+      }
+    } catch (err) {
+      // EAGAIN: a non-blocking descriptor with nothing yet; wait for the rest below
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN')
+        return Promise.resolve(Buffer.concat(chunks).toString('utf8'));
+    }
+  }
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
     let done = false;
     const finish = () => {
       if (done) return;
@@ -50,24 +72,27 @@ export function readStdin(fd = 0): Promise<string> {
     };
     const timer = setTimeout(finish, STDIN_WAIT_MS);
     timer.unref();
-    const buf = Buffer.allocUnsafe(64 * 1024);
     const next = () => {
       read(fd, buf, 0, buf.length, null, (err, n) => {
         if (done) return;
         if (err) {
-          // EAGAIN: a non-blocking pipe with nothing yet; try again shortly
           if ((err as NodeJS.ErrnoException).code === 'EAGAIN') setTimeout(next, 5).unref();
           else finish();
           return;
         }
         if (n === 0) return finish();
-        if (size < MAX_STDIN_BYTES) chunks.push(Buffer.from(buf.subarray(0, n)));
-        size += n;
+        keep(chunks, state, buf, n);
         next();
       });
     };
     next();
   });
+}
+
+/** Keep a chunk while under MAX_STDIN_BYTES; past it, bytes are read and dropped. */
+function keep(chunks: Buffer[], state: { size: number }, buf: Buffer, n: number): void {
+  if (state.size < MAX_STDIN_BYTES) chunks.push(Buffer.from(buf.subarray(0, n)));
+  state.size += n;
 }
 
 /** The JSON a handler's result becomes, or '' for nothing. */

@@ -12,6 +12,17 @@ export interface QueryTerm {
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
+/**
+ * ASCII text needs neither NFKC nor Unicode property classes (compiling those is about a
+ * millisecond of a cold hook): its letters and digits are exactly [a-z0-9] once lower-cased.
+ */
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_WORD = /[a-z0-9]+/g;
+
+/** Lower-cased and NFKC-normalised (ASCII text only lower-cased: it is already NFKC). */
+export function foldText(text: string): string {
+  return ASCII.test(text) ? text.toLowerCase() : text.normalize('NFKC').toLowerCase();
+}
 const SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'edly', 'ied', 'ies', 'ers', 'ed', 'es', 'er', 'ly', 's'];
 const MIN_STEM = 4;
 
@@ -66,11 +77,8 @@ export function inflections(w: string): string[] {
 export function extractTerms(text: string, max = 256): QueryTerm[] {
   const seen = new Set<string>();
   const terms: QueryTerm[] = [];
-  const normal = String(text ?? '')
-    .slice(0, 20000)
-    .normalize('NFKC')
-    .toLowerCase();
-  for (const m of normal.matchAll(WORD)) {
+  const normal = foldText(String(text ?? '').slice(0, 20000));
+  for (const m of normal.matchAll(ASCII.test(normal) ? ASCII_WORD : WORD)) {
     const word = m[0];
     if (word.length < 2 || word.length > 64) continue;
     if (STOPWORDS.has(word)) continue;
@@ -106,6 +114,12 @@ export function buildMatchExpression(terms: readonly QueryTerm[]): string | null
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
+function isWordChar(ch: string): boolean {
+  const c = ch.charCodeAt(0);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+  return WORD_CHAR.test(ch);
+}
+
 /** How often `text` (already lower-cased) contains the term as a word (prefix terms: a word start). */
 export function countTerm(lowerText: string, term: QueryTerm, max = 50): number {
   if (term.forms && term.forms.length > 0) {
@@ -121,8 +135,8 @@ export function countTerm(lowerText: string, term: QueryTerm, max = 50): number 
     if (at === -1) break;
     const before = at === 0 ? '' : lowerText[at - 1]!;
     const after = lowerText[at + term.stem.length] ?? '';
-    const startOk = before === '' || !WORD_CHAR.test(before);
-    const endOk = term.prefix || after === '' || !WORD_CHAR.test(after);
+    const startOk = before === '' || !isWordChar(before);
+    const endOk = term.prefix || after === '' || !isWordChar(after);
     if (startOk && endOk) n++;
     from = at + term.stem.length;
   }

@@ -5,6 +5,7 @@ import {
   crudeStem,
   dateHint,
   extractTerms,
+  foldText,
   inDateHint,
   inflections,
   termToFts,
@@ -36,6 +37,36 @@ describe('extractTerms', () => {
     const [t] = extractTerms('cache');
     expect(textHasTerm('the caches are warm', t!)).toBe(true);
     expect(textHasTerm('mustache wax', t!)).toBe(false);
+  });
+});
+
+describe('the ASCII fast path', () => {
+  it('folds exactly as NFKC + lower-case would, with or without non-ASCII text', () => {
+    const samples = [
+      'Plain ASCII, with CAPS & 123',
+      'Ｆｕｌｌｗｉｄｔｈ ＡＢＣ',
+      'Ça été — “quoted”',
+      'ﬁle ligature',
+      '漢字 MIX',
+      '',
+    ];
+    for (const s of samples) expect(foldText(s)).toBe(s.normalize('NFKC').toLowerCase());
+  });
+  it('finds the same words in ASCII and in text that needs the Unicode classes', () => {
+    expect(extractTerms('Retry the WEBHOOK queue').map((t) => t.stem)).toEqual(['retry', 'webhook', 'queue']);
+    expect(extractTerms('Retry the ＷＥＢＨＯＯＫ queue—naïve café').map((t) => t.stem)).toEqual([
+      'retry',
+      'webhook',
+      'queue',
+      'naïve',
+      'café',
+    ]);
+  });
+  it('treats non-ASCII letters next to a match as part of the word', () => {
+    const term = { word: 'caf', stem: 'caf', prefix: false };
+    expect(textHasTerm(foldText('un café noir'), term)).toBe(false);
+    expect(textHasTerm(foldText('caf—noir'), term)).toBe(true);
+    expect(textHasTerm('caf9', term)).toBe(false);
   });
 });
 

@@ -125,6 +125,30 @@ describe('prompt injection block', () => {
     expect(inj.tokens).toBe(estimateTokens(inj.text));
     for (const id of inj.ids) expect(inj.text).toContain(id);
   });
+  it('measures the block part by part, never below the estimate of the joined text', () => {
+    const pieces = [
+      'plain words here',
+      'ABC123def',
+      'trailing cr\r',
+      '  indented\n\tcode();',
+      '漢字',
+      '🙂x',
+      '\r\n',
+    ];
+    for (const a of pieces)
+      for (const b of pieces) {
+        const joined = estimateTokens(`${a}\n\n${b}`);
+        expect(estimateTokens(a) + estimateTokens(b) + 2).toBeGreaterThanOrEqual(joined);
+      }
+    const bodies = ['Retry webhooks with backoff.\r', 'a1b2c3d4e5f6g7h8 and more', 'Line one\nline two'];
+    const inj = formatInjection(
+      bodies.map((b, i) => hit(rec(i, b))),
+      new Date('2026-02-01T00:00:00Z'),
+    )!;
+    expect(inj.ids).toHaveLength(3);
+    expect(inj.tokens).toBeGreaterThanOrEqual(estimateTokens(inj.text));
+    expect(inj.tokens - estimateTokens(inj.text)).toBeLessThanOrEqual(2);
+  });
   it('marks inferred records as hypotheses', () => {
     const inj = formatInjection([hit(rec(1, 'Maybe the cache is per tenant.', 'inferred'))], new Date())!;
     expect(inj.text).toContain('Possibly: Record 1');

@@ -55,4 +55,33 @@ describe('search on a store where every query word is common', () => {
       t.cleanup();
     }
   });
+
+  it('a smaller budget (the prompt hook) narrows sooner, the default still ORs', async () => {
+    const { tempDir } = await import('../support/tmp.js');
+    const { testStore } = await import('../support/store.js');
+    const { search } = await import('../../src/core/retrieval.js');
+    const t = tempDir();
+    const s = testStore(t.path, 'mid');
+    try {
+      const ins = s.db.prepare(
+        `INSERT INTO records (id, project_id, type, title, body, scope, confidence, valid_from, recorded_at, source)
+         VALUES (?, 'mid', 'discovery', ?, ?, 'project', 'explicit', '2026-01-01', '2026-01-01', 'import')`,
+      );
+      s.db.transaction(() => {
+        for (let i = 0; i < 400; i++) ins.run(`r${i}`, `retry note ${i}`, 'retry alone, and at length');
+        for (let i = 0; i < 400; i++) ins.run(`q${i}`, `queue note ${i}`, 'queue alone');
+        for (let i = 0; i < 400; i++) ins.run(`w${i}`, `webhook note ${i}`, 'webhook alone');
+        ins.run('two', 'webhook queue', 'the webhook queue');
+      })();
+      const q = { projectId: 'mid', query: 'retry webhook queue', now: s.clock(), limit: 5 };
+      const wide = search(s.db, q);
+      expect(wide.hits.some((h) => h.matched === 1)).toBe(true);
+      const narrow = search(s.db, { ...q, postingsBudget: 500, candidates: 30 });
+      expect(narrow.hits.map((h) => h.record.id)).toEqual(['two']);
+      expect(narrow.terms).toHaveLength(3);
+    } finally {
+      s.db.close();
+      t.cleanup();
+    }
+  });
 });

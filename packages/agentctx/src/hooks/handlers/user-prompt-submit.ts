@@ -10,6 +10,10 @@ import type { HookResult } from './index.js';
 
 /** Candidates asked of the engine; the injection keeps at most three strong ones. */
 const SEARCH_LIMIT = 12;
+/** BM25 candidates re-ranked; fewer than the engine's default, as only three are ever shown. */
+const SEARCH_CANDIDATES = 30;
+/** Postings the prompt's search may walk before it narrows to records holding two rare words. */
+const SEARCH_POSTINGS_BUDGET = 5000;
 
 /**
  * UserPromptSubmit: the retrieval engine on the prompt, minus what this session has already
@@ -29,6 +33,8 @@ export function userPromptSubmit(ev: UserPromptEvent, ctx: HookContext): HookRes
     query: prompt,
     limit: SEARCH_LIMIT,
     excludeIds: ctx.state.injected,
+    candidates: SEARCH_CANDIDATES,
+    postingsBudget: SEARCH_POSTINGS_BUDGET,
     now,
   });
   // what this very session observed itself (error stubs, test outcomes) is already in its context

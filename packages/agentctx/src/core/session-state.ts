@@ -56,10 +56,8 @@ export interface StateChange {
   /** Start the dedup set over (the context was cleared or compacted) before adding. */
   resetIds?: boolean;
   cwd?: string;
-  /** Tokens to add to the pending count. */
+  /** Tokens to add to the pending count (negative: written to the database meanwhile). */
   addPendingTokens?: number;
-  /** Forget the pending count (it has been written to the database). */
-  clearPendingTokens?: boolean;
 }
 
 /**
@@ -81,9 +79,7 @@ export function updateSessionState(path: string, change: StateChange, now: Date)
   const next: SessionState = { injected: injected.slice(-MAX_IDS) };
   const cwd = change.cwd ?? cur.cwd;
   if (cwd) next.cwd = cwd;
-  const pending = change.clearPendingTokens
-    ? (change.addPendingTokens ?? 0)
-    : (cur.pendingTokens ?? 0) + (change.addPendingTokens ?? 0);
+  const pending = (cur.pendingTokens ?? 0) + (change.addPendingTokens ?? 0);
   if (pending > 0) next.pendingTokens = pending;
   next.updatedAt = now.toISOString();
   try {

@@ -275,6 +275,11 @@ describe('PostToolUse capture', () => {
     expect(rows("SELECT id FROM nodes WHERE kind = 'file'")).toHaveLength(edits.length);
     expect(rows("SELECT id FROM records WHERE type = 'bugfix'")).toHaveLength(errors.length);
     expect(rows("SELECT id FROM edges WHERE rel_type = 'observed_in'")).toHaveLength(edits.length);
+    // the prompts' tokens reach the store when each session's turn ends
+    for (let i = 0; i < 10; i++)
+      expect(runHook(w, 'stop', { session_id: `conc-${i}`, cwd: w.repo, hook_event_name: 'Stop' }).code).toBe(
+        0,
+      );
     const injected = rows<{ n: number }>('SELECT COUNT(*) AS n FROM sessions WHERE tokens_injected > 0')[0]!
       .n;
     expect(injected).toBeGreaterThan(0);

@@ -14,7 +14,13 @@ beforeEach(() => {
 });
 afterEach(() => w.cleanup());
 
+/**
+ * Tokens accounted to a session once its turn ends: the injecting hooks keep them in the
+ * session file, Stop writes them to the store (a Stop without a transcript starts no extraction).
+ */
 function tokensOf(world: HookWorld, sessionId: string): number {
+  const stop = runHook(world, 'stop', { session_id: sessionId, cwd: world.repo, hook_event_name: 'Stop' });
+  expect(stop.code).toBe(0);
   const row = world
     .db()
     .prepare('SELECT tokens_injected FROM sessions WHERE session_id = ?')
@@ -249,7 +255,7 @@ describe('SessionStart', () => {
     );
     expect(p.context).toContain(notInDigest.id);
     expect(p.context).not.toContain(inDigest.id);
-    // SessionStart accounted the digest's own estimate (flushed by the prompt hook), with the prompt's
+    // SessionStart accounted the digest's own estimate, with the prompt's (both flushed by Stop)
     expect(tokensOf(w, 'ss-startup')).toBe(estimateTokens(text) + estimateTokens(p.context));
   });
 

@@ -72,7 +72,10 @@ describe('session state', () => {
       updateSessionState(p, { addIds: ['a', 'b'] }, now);
       updateSessionState(p, { addIds: ['b', 'c'], cwd: '/x', addPendingTokens: 10 }, now);
       expect(readSessionState(p)).toMatchObject({ injected: ['a', 'b', 'c'], cwd: '/x', pendingTokens: 10 });
-      updateSessionState(p, { resetIds: true, addIds: ['d'], clearPendingTokens: true }, now);
+      updateSessionState(p, { addPendingTokens: 5 }, now);
+      updateSessionState(p, { addPendingTokens: -10 }, now); // 10 written; the 5 added since stay
+      expect(readSessionState(p).pendingTokens).toBe(5);
+      updateSessionState(p, { resetIds: true, addIds: ['d'], addPendingTokens: -5 }, now);
       expect(readSessionState(p)).toMatchObject({ injected: ['d'], cwd: '/x' });
       expect(readSessionState(p).pendingTokens).toBeUndefined();
     } finally {

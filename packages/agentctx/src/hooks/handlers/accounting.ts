@@ -8,8 +8,9 @@ export function accountingSession(sessionId: string): string {
 }
 
 /**
- * Self-accounting (SPEC §9). SessionStart stays off the database, so its tokens wait in the
- * session file; the next hook that opens the store writes them to `sessions.tokens_injected`.
+ * Self-accounting (SPEC §9). SessionStart and UserPromptSubmit stay off the database (no
+ * write lock on the session's critical path), so their tokens wait in the session file; Stop,
+ * at the end of every turn, and SessionEnd write them to `sessions.tokens_injected`.
  */
 export function flushPendingTokens(ctx: HookContext, sessionId: string): void {
   const pending = ctx.state.pendingTokens ?? 0;
@@ -21,5 +22,6 @@ export function flushPendingTokens(ctx: HookContext, sessionId: string): void {
     pending,
     ctx.clock().toISOString(),
   );
-  ctx.state = updateSessionState(ctx.statePath, { clearPendingTokens: true }, ctx.clock());
+  // subtract what was written rather than zero it: tokens a racing hook added stay pending
+  ctx.state = updateSessionState(ctx.statePath, { addPendingTokens: -pending }, ctx.clock());
 }

@@ -5,7 +5,7 @@ import { extractTerms } from '../../storage/fts-query.js';
 import { addInjectedTokens } from '../../storage/sessions-repo.js';
 import type { HookContext } from '../context.js';
 import type { UserPromptEvent } from '../event.js';
-import { accountingSession, flushPendingTokens } from './accounting.js';
+import { accountingSession } from './accounting.js';
 import type { HookResult } from './index.js';
 
 /** Candidates asked of the engine; the injection keeps at most three strong ones. */
@@ -27,7 +27,6 @@ export function userPromptSubmit(ev: UserPromptEvent, ctx: HookContext): HookRes
   const db = ctx.db();
   const project = ctx.project();
   const now = ctx.clock();
-  flushPendingTokens(ctx, ev.sessionId);
   const res = search(db, {
     projectId: project.id,
     query: prompt,
@@ -43,7 +42,15 @@ export function userPromptSubmit(ev: UserPromptEvent, ctx: HookContext): HookRes
   );
   const injection = formatInjection(selectHits(hits, res.terms.length), now);
   if (!injection) return null;
-  if (ctx.statePath) ctx.state = updateSessionState(ctx.statePath, { addIds: injection.ids }, now);
-  addInjectedTokens(db, accountingSession(ev.sessionId), project.id, injection.tokens, now.toISOString());
+  // The tokens wait in the session file with the ids (one write, none to the store: a prompt
+  // never queues behind a consolidation's write lock); Stop, at the end of this turn, flushes them.
+  if (ctx.statePath)
+    ctx.state = updateSessionState(
+      ctx.statePath,
+      { addIds: injection.ids, addPendingTokens: injection.tokens },
+      now,
+    );
+  else
+    addInjectedTokens(db, accountingSession(ev.sessionId), project.id, injection.tokens, now.toISOString());
   return { additionalContext: injection.text };
 }

@@ -8,6 +8,17 @@ if (major < 20) {
   process.stderr.write(`agentctx needs Node.js 20 or newer; this is ${process.version}\n`);
   process.exit(1);
 }
+/** The events with a bundle of their own, dist/hook-<event>.cjs (scripts/build.mjs). */
+const HOOK_EVENTS = new Set([
+  'session-start',
+  'user-prompt-submit',
+  'stop',
+  'pre-compact',
+  'post-tool-use',
+  'session-end',
+  'cwd-changed',
+]);
+
 const cmd = process.argv[2];
 if (cmd === 'hook') {
   try {
@@ -24,44 +35,66 @@ if (cmd === 'hook') {
 }
 
 /**
- * Runs dist/hook.cjs (and, when a hook opens the store, dist/sqlite-driver.cjs) from a V8 code
- * cache kept in `<agentctx home>/cache/`: compiling the bundles is a few milliseconds of
- * every hook start. A cache file is named for the install's folder, the bundle's size and
- * mtime and the Node version (V8 itself checks only the source length), written once (at
- * exit, atomically) when missing or rejected by V8. Any failure falls back to a plain require.
+ * Runs the event's hook bundle (dist/hook-<event>.cjs; dist/hook.cjs for any other name) and,
+ * when the hook opens the store, dist/sqlite-driver.cjs, from a V8 code cache kept in
+ * `<agentctx home>/cache/`: compiling them is a few milliseconds of every hook start. A cache
+ * file is named for the install's folder, the bundle's size and mtime and the Node version
+ * (V8 itself checks only the source length), and written once (at exit, atomically) when
+ * missing or rejected by V8. What cannot be loaded that way is required as usual.
  */
 function runHookBundle() {
-  const fs = require('node:fs');
-  const path = require('node:path');
-  const dist = path.join(__dirname, '..', 'dist');
+  if (isDisabled(process.env.AGENTCTX_DISABLE)) return; // checked again by the bundle
+  const event = process.argv[3];
+  const bundle = HOOK_EVENTS.has(event) ? `hook-${event}.cjs` : 'hook.cjs';
+  const load = cachedLoader();
+  if (load?.(bundle) !== undefined) return;
+  try {
+    require(`../dist/${bundle}`);
+  } catch (err) {
+    if (err?.code !== 'MODULE_NOT_FOUND' || bundle === 'hook.cjs') throw err;
+    require('../dist/hook.cjs'); // a dist/ built before the per-event bundles
+  }
+}
+
+/**
+ * A loader running dist/ bundles through the code cache: `load(file)` returns the module's
+ * exports, or undefined when the file could not be read or compiled (nothing was run).
+ */
+function cachedLoader() {
+  let fs;
+  let path;
   let vm;
   let cacheDir;
   try {
-    if (isDisabled(process.env.AGENTCTX_DISABLE)) return; // checked again by the bundle
+    fs = require('node:fs');
+    path = require('node:path');
     vm = require('node:vm');
     const home =
       process.env.AGENTCTX_HOME || path.join(process.env.HOME || require('node:os').homedir(), '.agentctx');
     cacheDir = path.join(home, 'cache');
   } catch {
-    require('../dist/hook.cjs');
-    return;
+    return null;
   }
+  const dist = path.join(__dirname, '..', 'dist');
   // installs sharing one agentctx home (a global one, a project's npx) keep separate caches
   const install = fnv1a(dist);
   const pending = [];
   const loaded = new Map();
+  process.on('exit', () => {
+    for (const { script, cachePath, prefix } of pending)
+      writeCache(fs, path, cacheDir, script, cachePath, prefix);
+  });
   const load = (file) => {
     if (loaded.has(file)) return loaded.get(file).exports;
     const filename = path.join(dist, file);
-    const mod = { exports: {}, filename, id: filename, loaded: false };
     let script;
-    let cachePath;
     try {
       const source = fs.readFileSync(filename, 'utf8');
       const st = fs.statSync(filename);
-      cachePath = path.join(
+      const prefix = `${file}-${install}-`;
+      const cachePath = path.join(
         cacheDir,
-        `${file}-${install}-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}.v8`,
+        `${prefix}${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}.v8`,
       );
       let cachedData;
       try {
@@ -73,24 +106,31 @@ function runHookBundle() {
         filename,
         cachedData,
       });
-      if (!cachedData || script.cachedDataRejected)
-        pending.push({ script, cachePath, prefix: `${file}-${install}-` });
+      if (!cachedData || script.cachedDataRejected) pending.push({ script, cachePath, prefix });
     } catch {
-      return require(filename); // unreadable cache or source: the ordinary loader decides
+      return undefined;
     }
+    const mod = { exports: {}, filename, id: filename, loaded: false };
     loaded.set(file, mod);
-    const base = require('node:module').createRequire(filename);
-    const req = (id) => (id === './sqlite-driver.cjs' ? load('sqlite-driver.cjs') : base(id));
-    req.resolve = base.resolve;
+    let base;
+    const resolver = () => {
+      base ??= require('node:module').createRequire(filename);
+      return base;
+    };
+    // the bundles require Node's own modules and, lazily, the SQLite driver beside them
+    const req = (id) => {
+      if (id === './sqlite-driver.cjs') {
+        const driver = load('sqlite-driver.cjs');
+        if (driver !== undefined) return driver;
+      }
+      return id.startsWith('node:') ? require(id) : resolver()(id);
+    };
+    req.resolve = (id, options) => resolver().resolve(id, options);
     script.runInThisContext().call(mod.exports, mod.exports, req, mod, filename, dist);
     mod.loaded = true;
     return mod.exports;
   };
-  process.on('exit', () => {
-    for (const { script, cachePath, prefix } of pending)
-      writeCache(fs, path, cacheDir, script, cachePath, prefix);
-  });
-  load('hook.cjs');
+  return load;
 }
 
 function writeCache(fs, path, dir, script, cachePath, prefix) {

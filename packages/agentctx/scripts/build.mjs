@@ -22,13 +22,42 @@ const esmBanner =
 // In CommonJS output `import.meta.url` is rewritten to this, defined from __filename.
 const cjsBanner = "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;";
 
+// One small bundle per hook event, holding that event's handler only: a hook start reads,
+// deserialises and initialises only what its event runs (the bin picks dist/hook-<event>.cjs).
+const HOOK_EVENTS = [
+  'session-start',
+  'user-prompt-submit',
+  'stop',
+  'pre-compact',
+  'post-tool-use',
+  'session-end',
+  'cwd-changed',
+];
+const camel = (s) => s.replace(/-(\w)/g, (_, c) => c.toUpperCase());
+for (const event of HOOK_EVENTS) {
+  entries.push({
+    stdin: {
+      contents: [
+        `import { runHandler, startHook } from './src/hooks/runner.ts';`,
+        `import { ${camel(event)} } from './src/hooks/handlers/${event}.ts';`,
+        `startHook(() => runHandler('${event}', ${camel(event)}));`,
+      ].join('\n'),
+      resolveDir: root,
+      sourcefile: `hook-${event}.ts`,
+      loader: 'ts',
+    },
+    format: 'cjs',
+    out: `dist/hook-${event}.cjs`,
+  });
+}
+
 // dist/ is not wiped first: esbuild overwrites each output whole, and tests running from
 // another shell keep a working binary while a build runs.
-for (const { src, format, out, bundleSqlite } of entries) {
-  if (!existsSync(join(root, src))) continue;
+for (const { src, stdin, format, out, bundleSqlite } of entries) {
+  if (src && !existsSync(join(root, src))) continue;
   await build({
     absWorkingDir: root,
-    entryPoints: [src],
+    ...(src ? { entryPoints: [src] } : { stdin }),
     outfile: out,
     bundle: true,
     platform: 'node',

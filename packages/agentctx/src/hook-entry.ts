@@ -1,15 +1,6 @@
-import { appendLog } from './app/log.js';
-import { resolvePaths } from './app/paths.js';
-import { runHook } from './hooks/runner.js';
+import { runHook } from './hooks/by-name.js';
+import { startHook } from './hooks/runner.js';
 
-// `agentctx hook <event>`: whatever happens, exit 0 (a hook never breaks a session).
-const fail = (err: unknown) => {
-  appendLog(resolvePaths().logs, 'hooks', `uncaught: ${(err as Error)?.stack ?? String(err)}`);
-  process.exit(0);
-};
-process.on('uncaughtException', fail);
-process.on('unhandledRejection', fail);
-runHook(process.argv[3]).then(
-  () => process.exit(0),
-  () => process.exit(0),
-);
+// `agentctx hook <event>` for any event name (dist/hook.cjs). The bin prefers the event's own
+// smaller bundle, dist/hook-<event>.cjs (built by scripts/build.mjs from the same runner).
+startHook(() => runHook(process.argv[3]));

@@ -3,8 +3,8 @@ import { appendLog } from '../app/log.js';
 import { resolvePaths } from '../app/paths.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { createHookContext, type Env, type HookContext } from './context.js';
-import { type HookEvent, type HookName, isHookName, parsePayload, toHookEvent } from './event.js';
-import { HANDLERS, type HookResult } from './handlers/index.js';
+import { type HookEvent, type HookName, parsePayload, toHookEvent } from './event.js';
+import type { HookResult } from './handlers/index.js';
 
 /**
  * The hook runner: read stdin, parse it into a typed event, dispatch, and always exit 0 with
@@ -103,9 +103,11 @@ export function renderOutput(name: HookName, result: HookResult): string {
   });
 }
 
-export async function dispatch(name: HookName, event: HookEvent, ctx: HookContext): Promise<HookResult> {
-  return HANDLERS[name](event as never, ctx);
-}
+/** One event's handler. */
+export type Handler<K extends HookName> = (
+  event: Extract<HookEvent, { kind: K }>,
+  ctx: HookContext,
+) => HookResult | Promise<HookResult>;
 
 export interface RunOptions {
   env?: Env;
@@ -131,29 +133,49 @@ function writeStdout(text: string): Promise<void> {
   return Promise.resolve();
 }
 
-/** Run one hook; resolves when done. Never rejects. */
-export async function runHook(rawName: string | undefined, opts: RunOptions = {}): Promise<void> {
+/**
+ * Run one hook with its handler; resolves when done, never rejects. Each event's bundle
+ * (dist/hook-<event>.cjs) calls this with its own handler only; dist/hook.cjs goes through
+ * `runHook` (hooks/by-name.ts), which knows them all.
+ */
+export async function runHandler<K extends HookName>(
+  name: K,
+  handler: Handler<K>,
+  opts: RunOptions = {},
+): Promise<void> {
   const env = opts.env ?? process.env;
   if (isDisabled(env)) return;
-  const logs = () => resolvePaths(env).logs;
-  if (!isHookName(rawName)) {
-    appendLog(logs(), 'hooks', `unknown hook ${JSON.stringify(rawName ?? '')}: nothing done`);
-    return;
-  }
   let ctx: HookContext | undefined;
   try {
     const raw = await readStdin(opts.stdinFd);
     const payload = parsePayload(raw);
-    const event = toHookEvent(rawName, payload, env.CLAUDE_PROJECT_DIR || process.cwd());
+    const event = toHookEvent(name, payload, env.CLAUDE_PROJECT_DIR || process.cwd());
     if (!event.sessionId && typeof env.CLAUDE_CODE_SESSION_ID === 'string')
       event.sessionId = env.CLAUDE_CODE_SESSION_ID.slice(0, 256);
     ctx = createHookContext(env, event.sessionId, event.cwd, opts.clock ?? systemClock);
-    const result = await dispatch(rawName, event, ctx);
-    const out = renderOutput(rawName, result);
+    const result = await handler(event as Extract<HookEvent, { kind: K }>, ctx);
+    const out = renderOutput(name, result);
     if (out) await (opts.write ?? writeStdout)(out);
   } catch (err) {
-    appendLog(logs(), 'hooks', `${rawName}: ${(err as Error)?.stack ?? String(err)}`);
+    appendLog(resolvePaths(env).logs, 'hooks', `${name}: ${(err as Error)?.stack ?? String(err)}`);
   } finally {
     ctx?.close();
   }
+}
+
+/**
+ * The process around a hook: whatever happens, exit 0 (a hook never breaks a session), with
+ * anything uncaught logged.
+ */
+export function startHook(run: () => Promise<void>): void {
+  const fail = (err: unknown) => {
+    appendLog(resolvePaths().logs, 'hooks', `uncaught: ${(err as Error)?.stack ?? String(err)}`);
+    process.exit(0);
+  };
+  process.on('uncaughtException', fail);
+  process.on('unhandledRejection', fail);
+  run().then(
+    () => process.exit(0),
+    () => process.exit(0),
+  );
 }

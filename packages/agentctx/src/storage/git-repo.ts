@@ -12,7 +12,7 @@ export interface RepoInfo {
 
 function safeRealpath(p: string): string {
   try {
-    return realpathSync(p);
+    return realpathSync.native(p); // one realpath(3) instead of an lstat per path component
   } catch {
     return resolve(p);
   }

@@ -205,6 +205,13 @@ describe('agentctx CLI (built binary)', () => {
     });
     expect(hook.code).toBe(0);
     expect(hook.stdout).toContain('built-in fetch');
+    // the turn ends: Stop writes the session's injected tokens to the store
+    const stop = runAgentctx(['hook', 'stop'], {
+      cwd: repoA,
+      env,
+      input: JSON.stringify({ session_id: 'status-s1', cwd: repoA, hook_event_name: 'Stop' }),
+    });
+    expect(stop.code).toBe(0);
     const status = runJson<{
       confidence: Record<string, number>;
       tokens: { last_session: number; last_7_days: number; all: number };

@@ -36,8 +36,10 @@ describe('the hook code cache', () => {
     expect(first.code).toBe(0);
     expect(first.context).toContain('Webhook retries use the shared queue');
     const files = cacheFiles();
-    // the hook bundle and the SQLite driver it loaded, named for this install and Node
-    expect(files.some((f) => f.startsWith('hook.cjs-') && f.endsWith(`-${process.version}.v8`))).toBe(true);
+    // the prompt hook's own bundle and the SQLite driver it loaded, named for this install and Node
+    expect(
+      files.some((f) => f.startsWith('hook-user-prompt-submit.cjs-') && f.endsWith(`-${process.version}.v8`)),
+    ).toBe(true);
     expect(files.some((f) => f.startsWith('sqlite-driver.cjs-'))).toBe(true);
     const stamps = files.map((f) => statSync(join(cacheDir(), f)).mtimeMs);
     const second = ask('cache-2');
@@ -50,7 +52,7 @@ describe('the hook code cache', () => {
 
   it('a corrupt cache file is rejected, the hook still answers, and the file is replaced', () => {
     ask('cache-3');
-    const hook = cacheFiles().find((f) => f.startsWith('hook.cjs-'))!;
+    const hook = cacheFiles().find((f) => f.startsWith('hook-user-prompt-submit.cjs-'))!;
     const good = readFileSync(join(cacheDir(), hook));
     writeFileSync(join(cacheDir(), hook), Buffer.from('not a V8 code cache '.repeat(50)));
     const r = ask('cache-4');

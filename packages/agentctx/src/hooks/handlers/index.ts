@@ -1,5 +1,5 @@
-import type { HookContext } from '../context.js';
-import type { HookEvent, HookName } from '../event.js';
+import type { HookName } from '../event.js';
+import type { Handler } from '../runner.js';
 import { cwdChanged } from './cwd-changed.js';
 import { postToolUse } from './post-tool-use.js';
 import { preCompact } from './pre-compact.js';
@@ -11,9 +11,7 @@ import { userPromptSubmit } from './user-prompt-submit.js';
 /** What a handler returns: context to inject, or null for no output. */
 export type HookResult = { additionalContext: string } | null;
 
-type Handler<E extends HookEvent> = (event: E, ctx: HookContext) => HookResult | Promise<HookResult>;
-
-export const HANDLERS: { [K in HookName]: Handler<Extract<HookEvent, { kind: K }>> } = {
+export const HANDLERS: { [K in HookName]: Handler<K> } = {
   'session-start': sessionStart,
   'user-prompt-submit': userPromptSubmit,
   stop,

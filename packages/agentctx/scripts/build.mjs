@@ -33,6 +33,15 @@ const HOOK_EVENTS = [
   'session-end',
   'cwd-changed',
 ];
+// Events that always open the store carry better-sqlite3's JavaScript inside (initialised on
+// first use); the others load dist/sqlite-driver.cjs if they ever need it.
+const STORE_EVENTS = new Set(['user-prompt-submit', 'stop', 'pre-compact', 'post-tool-use', 'session-end']);
+const inlineDriver = {
+  name: 'inline-sqlite-driver',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/sqlite-driver\.cjs$/ }, () => ({ path: join(root, 'src/hooks/sqlite-driver.ts') }));
+  },
+};
 const camel = (s) => s.replace(/-(\w)/g, (_, c) => c.toUpperCase());
 for (const event of HOOK_EVENTS) {
   entries.push({
@@ -48,12 +57,13 @@ for (const event of HOOK_EVENTS) {
     },
     format: 'cjs',
     out: `dist/hook-${event}.cjs`,
+    inlineSqlite: STORE_EVENTS.has(event),
   });
 }
 
 // dist/ is not wiped first: esbuild overwrites each output whole, and tests running from
 // another shell keep a working binary while a build runs.
-for (const { src, stdin, format, out, bundleSqlite } of entries) {
+for (const { src, stdin, format, out, bundleSqlite, inlineSqlite } of entries) {
   if (src && !existsSync(join(root, src))) continue;
   await build({
     absWorkingDir: root,
@@ -63,9 +73,9 @@ for (const { src, stdin, format, out, bundleSqlite } of entries) {
     platform: 'node',
     format,
     target: 'node20',
+    plugins: inlineSqlite ? [inlineDriver] : [],
     external: [
-      ...(bundleSqlite ? [] : ['better-sqlite3']),
-      './sqlite-driver.cjs',
+      ...(bundleSqlite || inlineSqlite ? [] : ['better-sqlite3', './sqlite-driver.cjs']),
       'sqlite-vec',
       '@huggingface/transformers',
       'onnxruntime-node',

@@ -39,7 +39,9 @@ const STORE_EVENTS = new Set(['user-prompt-submit', 'stop', 'pre-compact', 'post
 const inlineDriver = {
   name: 'inline-sqlite-driver',
   setup(b) {
-    b.onResolve({ filter: /^\.\/sqlite-driver\.cjs$/ }, () => ({ path: join(root, 'src/hooks/sqlite-driver.ts') }));
+    b.onResolve({ filter: /^\.\/sqlite-driver\.cjs$/ }, () => ({
+      path: join(root, 'src/hooks/sqlite-driver.ts'),
+    }));
   },
 };
 const camel = (s) => s.replace(/-(\w)/g, (_, c) => c.toUpperCase());

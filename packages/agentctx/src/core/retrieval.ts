@@ -46,6 +46,13 @@ export interface SearchOptions {
    * left out, then a record must hold two of the rarest four (see pickTerms, matchFor).
    */
   postingsBudget?: number;
+  /**
+   * Rank the index alone first (INDEX_FIRST_FETCH × candidates), then drop other projects' and
+   * superseded records: a row lookup for the winners only, not for every match. When those
+   * crowd the top, the pool is smaller than `candidates` (at least a third of it; below that,
+   * the filter is joined in as usual). The prompt hook's setting; the default is the exact pool.
+   */
+  indexFirst?: boolean;
   now: Date;
 }
 
@@ -274,6 +281,25 @@ function ftsCandidates(db: Db, opts: SearchOptions, match: string | null): Row[]
   const f = filterSql(opts, 'r');
   const w = `${Number(TUNING.titleWeight)}, ${Number(TUNING.bodyWeight)}`;
   const want = Math.max(1, Math.trunc(opts.candidates ?? TUNING.candidates));
+  if (opts.indexFirst) {
+    const fetch = want * INDEX_FIRST_FETCH;
+    const rows = db
+      .prepare(
+        `WITH top AS MATERIALIZED (
+           SELECT rowid AS rid, -bm25(records_fts, ${w}) AS rel FROM records_fts
+           WHERE records_fts MATCH ? ORDER BY rel DESC LIMIT ${fetch})
+         SELECT r.*, top.rel AS rel, (SELECT count(*) FROM top) AS pool__
+         FROM top JOIN records r ON r.rowid = top.rid WHERE ${f.sql}
+         ORDER BY top.rel DESC LIMIT ${want}`,
+      )
+      .all(match, ...f.args) as (Row & { pool__?: number })[];
+    // every match was ranked, or enough of the best survived the filter
+    const all = rows.length > 0 && (rows[0]!.pool__ ?? 0) < fetch;
+    if (all || rows.length >= Math.ceil(want / 3)) {
+      for (const r of rows) delete r.pool__;
+      return rows;
+    }
+  }
   // Rank on narrow rows first, then fetch whole records for the winners only: sorting full
   // bodies of every match is what makes common-word queries slow on big stores.
   return db
@@ -287,6 +313,9 @@ function ftsCandidates(db: Db, opts: SearchOptions, match: string | null): Row[]
     )
     .all(match, ...f.args) as Row[];
 }
+
+/** How many index matches per wanted candidate an `indexFirst` search ranks before filtering. */
+const INDEX_FIRST_FETCH = 4;
 
 function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -85,3 +85,52 @@ describe('search on a store where every query word is common', () => {
     }
   });
 });
+
+describe('indexFirst: ranking the index before the filter (the prompt hook)', () => {
+  it('gives the exact pool when enough of the best matches are eligible, and falls back when not', async () => {
+    const { tempDir } = await import('../support/tmp.js');
+    const { testStore } = await import('../support/store.js');
+    const { search } = await import('../../src/core/retrieval.js');
+    const t = tempDir();
+    const s = testStore(t.path, 'mine');
+    try {
+      const ins = s.db.prepare(
+        `INSERT INTO records (id, project_id, type, title, body, scope, confidence, valid_from, recorded_at, source, superseded_at)
+         VALUES (?, ?, 'discovery', ?, ?, 'project', 'explicit', '2026-01-01', '2026-01-01', 'import', ?)`,
+      );
+      const add = (
+        n: number,
+        prefix: string,
+        project: string,
+        body: string,
+        superseded: string | null = null,
+      ) => {
+        for (let i = 0; i < n; i++) ins.run(`${prefix}${i}`, project, `ledger note ${i}`, body, superseded);
+      };
+      // other projects' and superseded records crowd the top: short bodies, dense in the word
+      add(200, 'o', 'other', 'ledger ledger ledger');
+      add(50, 's', 'mine', 'ledger ledger ledger', '2026-01-02');
+      add(40, 'm', 'mine', 'the ledger service, described at some length for the benchmark of this test');
+      const q = { projectId: 'mine', query: 'ledger', now: s.clock(), limit: 50, candidates: 30 };
+      const exact = search(s.db, q).hits.map((h) => h.record.id);
+      expect(exact).toHaveLength(30);
+      // 30 wanted, 120 ranked first: all of them others' or superseded, so the filter is joined in
+      const crowded = search(s.db, { ...q, indexFirst: true }).hits.map((h) => h.record.id);
+      expect(crowded).toEqual(exact);
+      expect(crowded.every((id) => id.startsWith('m'))).toBe(true);
+      // 105 crowding: the 120 ranked first hold 15 of this project's, a pool smaller than 30 but
+      // more than a third of it, taken as it is (the best 15 of the exact pool's records)
+      s.db.prepare("DELETE FROM records WHERE id LIKE 'o%' AND CAST(substr(id, 2) AS INTEGER) >= 55").run();
+      const smaller = search(s.db, { ...q, indexFirst: true }).hits.map((h) => h.record.id);
+      expect(smaller).toHaveLength(15);
+      for (const id of smaller) expect(exact).toContain(id);
+      // fewer crowding records: the first ranking already holds the eligible ones
+      s.db.prepare("DELETE FROM records WHERE id LIKE 'o%' AND CAST(substr(id, 2) AS INTEGER) >= 20").run();
+      const roomy = search(s.db, { ...q, indexFirst: true }).hits.map((h) => h.record.id);
+      expect(roomy).toEqual(search(s.db, q).hits.map((h) => h.record.id));
+    } finally {
+      s.db.close();
+      t.cleanup();
+    }
+  });
+});

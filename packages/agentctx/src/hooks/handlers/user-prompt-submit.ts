@@ -34,6 +34,7 @@ export function userPromptSubmit(ev: UserPromptEvent, ctx: HookContext): HookRes
     excludeIds: ctx.state.injected,
     candidates: SEARCH_CANDIDATES,
     postingsBudget: SEARCH_POSTINGS_BUDGET,
+    indexFirst: true,
     now,
   });
   // what this very session observed itself (error stubs, test outcomes) is already in its context

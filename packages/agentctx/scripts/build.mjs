@@ -19,8 +19,29 @@ const entries = [
 ];
 const esmBanner =
   "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
-// In CommonJS output `import.meta.url` is rewritten to this, defined from __filename.
-const cjsBanner = "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;";
+// In CommonJS output `import.meta.url` is rewritten to this, derived from __filename when used.
+const cjsBanner =
+  "const __agentctx_meta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };";
+
+// In the hook bundles, node:os and node:module (not loaded by Node's own start-up; a few
+// tenths of a millisecond each) are required on first use instead of at load.
+const LAZY_BUILTINS = { 'node:os': ['homedir', 'tmpdir'], 'node:module': ['createRequire'] };
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^node:(os|module)$/ }, (args) =>
+      // the shim's own require is the real module
+      args.namespace === 'lazy-builtin' ? undefined : { path: args.path, namespace: 'lazy-builtin' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: [
+        `let mod; const get = () => (mod ??= require(${JSON.stringify(args.path)}));`,
+        ...LAZY_BUILTINS[args.path].map((name) => `export const ${name} = (...a) => get().${name}(...a);`),
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
 
 // One small bundle per hook event, holding that event's handler only: a hook start reads,
 // deserialises and initialises only what its event runs (the bin picks dist/hook-<event>.cjs).
@@ -60,12 +81,13 @@ for (const event of HOOK_EVENTS) {
     format: 'cjs',
     out: `dist/hook-${event}.cjs`,
     inlineSqlite: STORE_EVENTS.has(event),
+    hook: true,
   });
 }
 
 // dist/ is not wiped first: esbuild overwrites each output whole, and tests running from
 // another shell keep a working binary while a build runs.
-for (const { src, stdin, format, out, bundleSqlite, inlineSqlite } of entries) {
+for (const { src, stdin, format, out, bundleSqlite, inlineSqlite, hook } of entries) {
   if (src && !existsSync(join(root, src))) continue;
   await build({
     absWorkingDir: root,
@@ -75,7 +97,7 @@ for (const { src, stdin, format, out, bundleSqlite, inlineSqlite } of entries) {
     platform: 'node',
     format,
     target: 'node20',
-    plugins: inlineSqlite ? [inlineDriver] : [],
+    plugins: [...(inlineSqlite ? [inlineDriver] : []), ...(hook ? [lazyBuiltins] : [])],
     external: [
       ...(bundleSqlite || inlineSqlite ? [] : ['better-sqlite3', './sqlite-driver.cjs']),
       'sqlite-vec',
@@ -84,7 +106,7 @@ for (const { src, stdin, format, out, bundleSqlite, inlineSqlite } of entries) {
     ],
     define: {
       __AGENTCTX_VERSION__: JSON.stringify(pkg.version),
-      ...(format === 'cjs' ? { 'import.meta.url': '__import_meta_url' } : {}),
+      ...(format === 'cjs' ? { 'import.meta.url': '__agentctx_meta.url' } : {}),
     },
     banner: { js: format === 'cjs' ? cjsBanner : esmBanner },
     // the hook bundle is compiled on every hook start: fewer bytes, less compile time

@@ -177,6 +177,8 @@ export function dateHint(text: string): DateHint | null {
   const lower = String(text ?? '')
     .slice(0, 20000)
     .toLowerCase();
+  // most prompts name no date: skip compiling the patterns below (a cold hook pays for each)
+  if (!MONTHS.some((name) => lower.includes(name)) && !/(?:19|20)\d\d/.test(lower)) return null;
   const hint: DateHint = {};
   const m =
     /\b(january|february|march|april|may|june|july|august|september|october|november|december)\b(?:\s*,?\s*((?:19|20)\d\d)\b)?/.exec(

@@ -81,10 +81,13 @@ try {
     d.close();
     return row?.tokens_injected ?? 0;
   };
-  // SessionStart does not open the store when a digest exists: its estimate waits in the
-  // session state file and is written to the store by the next prompt hook.
+  // The injecting hooks keep their estimates in the session state file; Stop, at the end of
+  // each turn, writes them to the store. SessionStart's is there before the first turn.
   const state = JSON.parse(readFileSync(join(work, `agentctx-${sessionId}.json`), 'utf8'));
   const startTokens = tokensAfter() + (state.pendingTokens ?? 0);
+  // a Stop without a transcript path: the turn's accounting, no extraction started
+  const endTurn = () =>
+    run(['hook', 'stop'], JSON.stringify({ session_id: sessionId, cwd: repo, hook_event_name: 'Stop' }));
   const prompts = dataset.queries.filter((q) => q.project === projectName).map((q) => q.query);
   const perPrompt = [];
   let last = startTokens;
@@ -95,6 +98,7 @@ try {
         JSON.stringify({ ...base, hook_event_name: 'UserPromptSubmit', prompt }),
       ),
     );
+    endTurn();
     const now = tokensAfter();
     perPrompt.push({ tokens: now - last, chars: ctx.length });
     last = now;

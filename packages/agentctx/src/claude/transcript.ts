@@ -36,10 +36,21 @@ function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** One line, whitespace squeezed, cut to `max` characters. */
+/**
+ * `text` cut to at most `max` characters, ending in "…". A word (a run of non-space
+ * characters) that the cut would split is dropped whole: redaction runs on the cut text, and
+ * a secret's fragment can be too short for its pattern to recognise.
+ */
+export function cutAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let head = text.slice(0, Math.max(0, max - 1));
+  if (!/\s/.test(text.charAt(head.length))) head = head.replace(/\S*$/, '');
+  return `${head.trimEnd()}…`;
+}
+
+/** One line, whitespace squeezed, cut to `max` characters (at a word boundary). */
 export function oneLine(text: string, max = SUMMARY_CHARS): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
+  return cutAtWord(text.replace(/\s+/g, ' ').trim(), max);
 }
 
 /** Context Claude Code (or a hook) attached to a prompt: not something the developer typed. */

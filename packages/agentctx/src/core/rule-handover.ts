@@ -22,6 +22,11 @@ function shorten(text: string, max: number): string {
   return oneLine(text, max);
 }
 
+/** A file path is one long word: keep its start (directory and file name) rather than drop it. */
+function shortenPath(path: string, max: number): string {
+  return path.length > max ? `${path.slice(0, max - 1)}…` : path;
+}
+
 function lastTestRun(events: readonly TranscriptEvent[]): string | null {
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i]!;
@@ -42,7 +47,7 @@ function filesSection(files: readonly string[]): string {
   const shown: string[] = [];
   let used = 'Files changed:'.length;
   for (let i = files.length - 1; i >= 0 && shown.length < 12; i--) {
-    const line = `- ${shorten(files[i]!, 120)}`;
+    const line = `- ${shortenPath(files[i]!, 120)}`;
     if (used + line.length + 30 > FILES_CHARS) break;
     shown.unshift(line);
     used += line.length + 1;

@@ -1,8 +1,14 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { filesTouched, readTranscript, type TranscriptEvent } from '../../src/claude/transcript.js';
+import {
+  cutAtWord,
+  filesTouched,
+  readTranscript,
+  type TranscriptEvent,
+} from '../../src/claude/transcript.js';
 import { renderTranscript } from '../../src/core/extraction/render.js';
+import { redactSecrets } from '../../src/core/redact.js';
 import { buildRuleHandover } from '../../src/core/rule-handover.js';
 import { tempDir } from '../support/tmp.js';
 import { TranscriptBuilder, workSession } from '../support/transcript-fixture.js';
@@ -116,6 +122,32 @@ describe('rendering', () => {
     );
     expect(lines.filter((l) => l.startsWith('Developer:'))).toHaveLength(2);
     expect(lines.at(-1)).toMatch(/^Assistant: Done:/);
+  });
+});
+
+describe('cutting long text before redaction', () => {
+  it('drops a word the cut would split, never leaving its first part', () => {
+    expect(cutAtWord('short text', 20)).toBe('short text');
+    expect(cutAtWord('alpha beta gamma', 9)).toBe('alpha…');
+    expect(cutAtWord('alpha beta gamma', 11)).toBe('alpha beta…');
+    expect(cutAtWord('one-long-token-without-spaces', 10)).toBe('…');
+  });
+
+  it('leaves no fragment of a secret that straddles a summary or message cut', () => {
+    // 40 characters of a GitHub token: too short a fragment for its pattern, were it kept
+    const token = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
+    const path = join(t.path, 's.jsonl');
+    const b = new TranscriptBuilder('s1', '/home/dev/project');
+    for (let pad = 200; pad < 250; pad += 7) {
+      const command = `${'x'.repeat(pad)} curl -H "Authorization: token ${token}" https://api.github.com`;
+      b.tool('Bash', { command }, `${'y'.repeat(pad)} ${token} done`);
+      b.user(`${'z '.repeat(1990 + (pad % 11))}${token}`);
+    }
+    b.write(path);
+    const lines = renderTranscript(readTranscript(path).events).map(redactSecrets);
+    const text = lines.join('\n');
+    expect(text).toContain('Tool Bash(');
+    for (let n = 8; n <= token.length; n++) expect(text).not.toContain(token.slice(0, n));
   });
 });
 

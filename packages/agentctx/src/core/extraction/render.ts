@@ -1,4 +1,4 @@
-import type { TranscriptEvent } from '../../claude/transcript.js';
+import { cutAtWord, type TranscriptEvent } from '../../claude/transcript.js';
 
 /**
  * The transcript as the extraction model reads it: one line (or paragraph) per event, each
@@ -11,8 +11,7 @@ const ASSISTANT_CHARS = 1500;
 const SUMMARY_CHARS = 6000;
 
 function cut(text: string, max: number): string {
-  const t = text.trim();
-  return t.length > max ? `${t.slice(0, max - 1).trimEnd()}…` : t;
+  return cutAtWord(text.trim(), max);
 }
 
 /** Render events to lines. Tool results are attached to their call on one line. */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claudeConfigDir } from './claude-detect.js';
@@ -23,7 +23,9 @@ import { costOf } from './pricing.js';
  * - it runs in a fresh scratch directory with `--no-session-persistence`, so no transcript is
  *   written, and a transcript folder for the scratch directory is removed afterwards anyway;
  * - a hard timeout kills its whole process group (it is started as a group leader), and so
- *   does this process exiting while it runs.
+ *   does this process exiting while it runs. Where coreutils' `timeout` exists, the run is
+ *   started under it too, with a little more time: if this process is killed outright
+ *   (SIGKILL runs no exit handler), the nested session still ends.
  * The answer comes back through `--json-schema` (Claude Code's StructuredOutput tool) with the
  * record_context schema; the same JSON in the result text is accepted too.
  */
@@ -117,12 +119,27 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
+/** coreutils' `timeout`, where the system has it (not on Windows, nor on a stock macOS). */
+const TIMEOUT_BINS = ['/usr/bin/timeout', '/bin/timeout'];
+
+/** Seconds the `timeout` backstop allows past our own timer, and before its SIGKILL. */
+const BACKSTOP_GRACE_S = 5;
+
+/** The command line for one run: under `timeout` when available, else the CLI itself. */
+export function boundedCommand(bin: string, args: string[], timeoutMs: number): [string, string[]] {
+  const backstop = process.platform === 'win32' ? undefined : TIMEOUT_BINS.find((p) => existsSync(p));
+  if (!backstop) return [bin, args];
+  const seconds = Math.ceil(timeoutMs / 1000) + BACKSTOP_GRACE_S;
+  return [backstop, ['-k', String(BACKSTOP_GRACE_S), String(seconds), bin, ...args]];
+}
+
 function runOnce(opts: ClaudeCliOptions, args: string[], input: string, cwd: string): Promise<RunOutcome> {
   return new Promise((resolve) => {
     let stdout = '';
     let stderr = '';
     let timedOut = false;
-    const child = spawn(opts.bin, args, {
+    const [command, argv] = boundedCommand(opts.bin, args, opts.timeoutMs ?? 120_000);
+    const child = spawn(command, argv, {
       cwd,
       env: nestedEnv(opts.env),
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLAUDE_BIN, claudeBinDir, claudeEnv, gitRepo, runClaude, waitFor } from '../support/claude.js';
-import { runAgentctx, runJson } from '../support/cli.js';
+import { BIN, runAgentctx, runJson } from '../support/cli.js';
 import { answer, extractArgs, runAsync, type Workspace, workspace } from '../support/extract-harness.js';
 import {
   type FakeApi,
@@ -262,13 +262,15 @@ describe.skipIf(!CLAUDE_BIN)('extract with the claude CLI backend (real claude, 
     const m = /claude-cli pid (\d+) timed out after (\d+) ms; killed its process group/.exec(log);
     expect(m, log).not.toBeNull();
     const pid = Number(m![1]);
-    // the group is gone: no process left with that process-group id
-    const ps = spawnSync('ps', ['-eo', 'pid=,pgid='], { encoding: 'utf8' });
-    const members = ps.stdout
-      .split('\n')
-      .map((l) => l.trim().split(/\s+/).map(Number))
-      .filter(([, pgid]) => pgid === pid);
-    expect(members).toEqual([]);
+    // the group is gone: no live process left with that process-group id (a member the kill
+    // orphaned may show as a zombie until init reaps it)
+    const members = () =>
+      spawnSync('ps', ['-eo', 'pid=,pgid=,stat='], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .map((l) => l.trim().split(/\s+/))
+        .filter(([, pgid, stat]) => Number(pgid) === pid && !stat?.startsWith('Z'));
+    await waitFor(() => members().length === 0, { timeoutMs: 5000, what: 'the nested group to end' });
+    expect(members()).toEqual([]);
     expect(() => process.kill(pid, 0)).toThrow();
     // the rule-based handover was written instead
     const db = storeDb();
@@ -281,6 +283,38 @@ describe.skipIf(!CLAUDE_BIN)('extract with the claude CLI backend (real claude, 
       expect(h.source).toBe('hook_observation');
     } finally {
       db.close();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!CLAUDE_BIN || !existsSync('/usr/bin/timeout'))('an extract killed outright', () => {
+  it('leaves no nested claude behind: coreutils timeout ends it', async () => {
+    setBackend('claude-cli');
+    workSession(new TranscriptBuilder('s-kill', ws.repo)).write(ws.transcript('s-kill'));
+    delayNested = 60_000;
+    const child = spawn(process.execPath, [BIN, ...extractArgs(ws, 's-kill')], {
+      cwd: ws.repo,
+      env: { ...env, AGENTCTX_LLM_TIMEOUT_MS: '2000' },
+      stdio: 'ignore',
+    });
+    try {
+      await waitFor(() => api.requests.some(isNested), { timeoutMs: 30_000, what: 'the nested request' });
+      // the nested run: started under timeout by the extract process, in its own process group
+      const ps = () =>
+        spawnSync('ps', ['-eo', 'pid=,ppid=,pgid=,args='], { encoding: 'utf8' })
+          .stdout.split('\n')
+          .map((l) => l.trim().match(/^(\d+)\s+(\d+)\s+(\d+)\s+(.*)$/))
+          .filter((m): m is RegExpMatchArray => m !== null)
+          .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), pgid: Number(m[3]), args: m[4]! }));
+      const leader = ps().find((p) => p.ppid === child.pid && p.args.includes('timeout'));
+      expect(leader, JSON.stringify(ps().filter((p) => p.ppid === child.pid))).toBeDefined();
+      const group = () => ps().filter((p) => p.pgid === leader!.pid);
+      expect(group().length).toBeGreaterThanOrEqual(2); // timeout and claude
+      child.kill('SIGKILL'); // no exit handler runs: only the backstop is left
+      // 2 s of our timeout + 5 s of grace, then SIGTERM (and SIGKILL 5 s later at worst)
+      await waitFor(() => group().length === 0, { timeoutMs: 20_000, what: 'the nested group to end' });
+    } finally {
+      child.kill('SIGKILL');
     }
   }, 60_000);
 });

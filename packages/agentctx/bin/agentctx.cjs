@@ -139,13 +139,24 @@ function writeCache(fs, path, dir, script, cachePath, prefix) {
     const tmp = `${cachePath}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
     fs.renameSync(tmp, cachePath);
-    // caches of earlier builds of the same bundle
+    // caches of earlier builds of the same bundle, and temporary files a killed writer left
     const name = path.basename(cachePath);
-    for (const f of fs.readdirSync(dir))
-      if (f.startsWith(prefix) && f !== name && f.endsWith('.v8'))
-        fs.rmSync(path.join(dir, f), { force: true });
+    for (const f of fs.readdirSync(dir)) {
+      if (!f.startsWith(prefix) || f === name) continue;
+      const stale = f.endsWith('.v8') || (f.endsWith('.tmp') && staleTemp(fs, path.join(dir, f)));
+      if (stale) fs.rmSync(path.join(dir, f), { force: true });
+    }
   } catch {
     // a cache we cannot write only means compiling again next time
+  }
+}
+
+/** A temporary file no writer can still be renaming: older than a minute. */
+function staleTemp(fs, file) {
+  try {
+    return Date.now() - fs.statSync(file).mtimeMs > 60_000;
+  } catch {
+    return false;
   }
 }
 

@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../support/cli.js';
@@ -48,6 +57,23 @@ describe('the hook code cache', () => {
     // accepted by V8, so not rewritten
     expect(cacheFiles()).toEqual(files);
     expect(files.map((f) => statSync(join(cacheDir(), f)).mtimeMs)).toEqual(stamps);
+  });
+
+  it('a temporary file a killed writer left is removed when a cache is next written', () => {
+    ask('tmp-0');
+    const hook = cacheFiles().find((f) => f.startsWith('hook-user-prompt-submit.cjs-'))!;
+    const left = join(cacheDir(), `${hook}.99999.tmp`);
+    const fresh = join(cacheDir(), `${hook}.99998.tmp`);
+    writeFileSync(left, 'half a cache');
+    writeFileSync(fresh, 'a writer still at work');
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(left, old, old);
+    rmSync(join(cacheDir(), hook)); // the next hook writes the cache again
+    expect(ask('tmp-1').code).toBe(0);
+    expect(cacheFiles()).toContain(hook);
+    expect(cacheFiles()).not.toContain(`${hook}.99999.tmp`);
+    expect(cacheFiles()).toContain(`${hook}.99998.tmp`); // too recent to be anyone's leftover
+    rmSync(fresh);
   });
 
   it('a corrupt cache file is rejected, the hook still answers, and the file is replaced', () => {

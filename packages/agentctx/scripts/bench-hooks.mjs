@@ -185,6 +185,25 @@ function makeStore(dir, projectId, n) {
   return { home, env };
 }
 
+/** Distinct records, and the share of records holding each word of the short prompt. */
+function storeLoad(home) {
+  const db = new Database(join(home, '.agentctx', 'agentctx.db'), { readonly: true });
+  try {
+    const { n, uniq } = db
+      .prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT body) AS uniq FROM records')
+      .get();
+    const df = db.prepare(
+      'SELECT COALESCE(SUM(doc), 0) AS d FROM records_fts_vocab WHERE term >= ? AND term < ?',
+    );
+    const words = ['retry', 'webhook', 'queue'].map(
+      (w) => `"${w}…" in ${((100 * df.get(w, `${w}\u{10FFFF}`).d) / n).toFixed(0)}%`,
+    );
+    return `${uniq} distinct bodies; ${words.join(', ')} of records`;
+  } finally {
+    db.close();
+  }
+}
+
 function benchEnv(home) {
   const env = {
     ...process.env,
@@ -241,8 +260,9 @@ try {
     });
     const projectId = JSON.parse(status.stdout).project_id;
     const t0 = Date.now();
-    const { env } = makeStore(sub, projectId, n);
+    const { env, home } = makeStore(sub, projectId, n);
     const buildMs = Date.now() - t0;
+    const load = storeLoad(home);
     const samples = { node: [], start: [], short: [], long: [] };
     let injectedShort = 0;
     let injectedLong = 0;
@@ -301,6 +321,7 @@ try {
       long_ms: median(samples.long).toFixed(1),
       long_x: (median(samples.long) / base).toFixed(2),
       injected: `${injectedShort}/${ROUNDS} short, ${injectedLong}/${ROUNDS} long`,
+      load,
     });
   }
   console.log('');
@@ -316,6 +337,8 @@ try {
   console.log(
     '\nTargets at 10,000 records: session-start ≤ 1.4×, short prompt ≤ 1.6×, 55-word prompt ≤ 1.9×.',
   );
+  console.log('How heavy the stores are for the short prompt (every record distinct):');
+  for (const r of rows) console.log(`  ${r.records} records: ${r.load}`);
 } finally {
   if (argv.includes('--keep')) console.log(`kept ${dir}`);
   else rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRecord, type RecordsDeps } from '../../src/core/records.js';
 import type { ContextRecord } from '../../src/core/types.js';
 import type { Db } from '../../src/storage/open.js';
@@ -9,30 +9,19 @@ import {
   answer,
   extractArgs,
   runAsync,
+  useExtractScene,
   userText,
   type Workspace,
-  workspace,
 } from '../support/extract-harness.js';
-import { type FakeApi, startFakeApi } from '../support/fake-messages-api.js';
-import { tempDir } from '../support/tmp.js';
+import type { FakeApi } from '../support/fake-messages-api.js';
 import { TranscriptBuilder, workSession } from '../support/transcript-fixture.js';
 
 let api: FakeApi;
-let t: ReturnType<typeof tempDir>;
 let ws: Workspace;
-
-beforeAll(async () => {
-  api = await startFakeApi();
+let dir: string;
+useExtractScene((scene) => {
+  ({ api, ws, dir } = scene);
 });
-afterAll(async () => {
-  await api.close();
-});
-beforeEach(() => {
-  t = tempDir();
-  ws = workspace(t.path, api);
-  api.requests.length = 0;
-});
-afterEach(() => t.cleanup());
 
 function deps(db: Db, projectId: string, at?: string): RecordsDeps {
   return { db, clock: () => (at ? new Date(at) : new Date()), newId: monotonicFactory(), projectId };
@@ -282,10 +271,10 @@ describe('process behaviour', () => {
     const missing = await runAsync(['extract', '--session-id', 'x'], { cwd: ws.repo, env: ws.env() });
     expect(missing.code).toBe(2);
     expect(missing.stderr.trim()).toBe('agentctx: --transcript is required');
-    const nofile = await runAsync(
-      ['extract', '--session-id', 'x', '--transcript', join(t.path, 'nope.jsonl')],
-      { cwd: ws.repo, env: ws.env() },
-    );
+    const nofile = await runAsync(['extract', '--session-id', 'x', '--transcript', join(dir, 'nope.jsonl')], {
+      cwd: ws.repo,
+      env: ws.env(),
+    });
     expect(nofile.code).toBe(2);
     expect(nofile.stderr).toMatch(/^agentctx: no transcript at .*nope\.jsonl\n$/);
   });

@@ -1,5 +1,5 @@
 import { monotonicFactory } from 'ulid';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRecord, type RecordsDeps } from '../../src/core/records.js';
 import type { ContextRecord } from '../../src/core/types.js';
 import type { Db } from '../../src/storage/open.js';
@@ -8,30 +8,18 @@ import {
   extractArgs,
   isExtraction,
   runAsync,
+  useExtractScene,
   userText,
   type Workspace,
-  workspace,
 } from '../support/extract-harness.js';
-import { type FakeApi, startFakeApi } from '../support/fake-messages-api.js';
-import { tempDir } from '../support/tmp.js';
+import type { FakeApi } from '../support/fake-messages-api.js';
 import { TranscriptBuilder, workSession } from '../support/transcript-fixture.js';
 
 let api: FakeApi;
-let t: ReturnType<typeof tempDir>;
 let ws: Workspace;
-
-beforeAll(async () => {
-  api = await startFakeApi();
+useExtractScene((scene) => {
+  ({ api, ws } = scene);
 });
-afterAll(async () => {
-  await api.close();
-});
-beforeEach(() => {
-  t = tempDir();
-  ws = workspace(t.path, api);
-  api.requests.length = 0;
-});
-afterEach(() => t.cleanup());
 
 function deps(db: Db, projectId: string): RecordsDeps {
   return { db, clock: () => new Date(), newId: monotonicFactory(), projectId, reinforceThreshold: 3 };

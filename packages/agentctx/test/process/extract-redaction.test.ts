@@ -1,19 +1,18 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runJson } from '../support/cli.js';
 import {
   answer,
   extractArgs,
   isExtraction,
   runAsync,
+  useExtractScene,
   type Workspace,
-  workspace,
 } from '../support/extract-harness.js';
-import { type FakeApi, startFakeApi } from '../support/fake-messages-api.js';
+import type { FakeApi } from '../support/fake-messages-api.js';
 import { leaks, rand, type SecretSample, secretCorpus } from '../support/secret-corpus.js';
-import { tempDir } from '../support/tmp.js';
 import { TranscriptBuilder } from '../support/transcript-fixture.js';
 
 /**
@@ -22,21 +21,10 @@ import { TranscriptBuilder } from '../support/transcript-fixture.js';
  */
 
 let api: FakeApi;
-let t: ReturnType<typeof tempDir>;
 let ws: Workspace;
-
-beforeAll(async () => {
-  api = await startFakeApi();
+useExtractScene((scene) => {
+  ({ api, ws } = scene);
 });
-afterAll(async () => {
-  await api.close();
-});
-beforeEach(() => {
-  t = tempDir();
-  ws = workspace(t.path, api);
-  api.requests.length = 0;
-});
-afterEach(() => t.cleanup());
 
 /** A session where every sample appears where it would in real life. */
 function secretSession(id: string, corpus: readonly SecretSample[]): TranscriptBuilder {

@@ -1,12 +1,42 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { resolveProject } from '../../src/app/project.js';
 import type { ExtractionOutput } from '../../src/core/extraction/schema.js';
 import { type Db, openDb } from '../../src/storage/open.js';
 import { BIN, isolatedEnv, type RunResult } from './cli.js';
-import type { FakeApi, FakeReply, RecordedRequest } from './fake-messages-api.js';
-import { fakeRepo } from './tmp.js';
+import { type FakeApi, type FakeReply, type RecordedRequest, startFakeApi } from './fake-messages-api.js';
+import { fakeRepo, tempDir } from './tmp.js';
+
+/** What an extraction test works with: the file's fake Messages API and this test's workspace. */
+export interface ExtractScene {
+  api: FakeApi;
+  ws: Workspace;
+  /** The test's temporary folder (removed after it). */
+  dir: string;
+}
+
+/**
+ * The set-up the extraction process tests share: one fake Messages API for the file, and a
+ * fresh workspace (and an empty request log) for each test, handed to `onEach`.
+ */
+export function useExtractScene(onEach: (scene: ExtractScene) => void): void {
+  let api: FakeApi | undefined;
+  let t: ReturnType<typeof tempDir> | undefined;
+  beforeAll(async () => {
+    api = await startFakeApi();
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+  beforeEach(() => {
+    t = tempDir();
+    api!.requests.length = 0;
+    onEach({ api: api!, ws: workspace(t.path, api), dir: t.path });
+  });
+  afterEach(() => t?.cleanup());
+}
 
 /** Run the built `agentctx` without blocking this process (the fake API lives in it). */
 export function runAsync(

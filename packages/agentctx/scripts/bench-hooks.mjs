@@ -189,9 +189,7 @@ function makeStore(dir, projectId, n) {
 function storeLoad(home) {
   const db = new Database(join(home, '.agentctx', 'agentctx.db'), { readonly: true });
   try {
-    const { n, uniq } = db
-      .prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT body) AS uniq FROM records')
-      .get();
+    const { n, uniq } = db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT body) AS uniq FROM records').get();
     const df = db.prepare(
       'SELECT COALESCE(SUM(doc), 0) AS d FROM records_fts_vocab WHERE term >= ? AND term < ?',
     );

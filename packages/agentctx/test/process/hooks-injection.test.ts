@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolvePaths } from '../../src/app/paths.js';
 import { resolveProject } from '../../src/app/project.js';
@@ -61,6 +62,34 @@ describe('UserPromptSubmit injection', () => {
     expect(r.context).toContain('stated by the developer');
     expect(r.context).toContain('Refunds are processed by the ledger worker');
     expect(tokensOf(w, 'inj1')).toBe(estimateTokens(r.context));
+  });
+
+  it('a held write lock neither slows the prompt nor the end of the turn; the tokens wait', () => {
+    w.add({
+      title: 'Refunds are processed by the ledger worker',
+      body: 'The ledger worker owns refunds; the API only enqueues a refund job.',
+    });
+    w.closeDb();
+    const holder = new Database(w.dbPath);
+    holder.pragma('busy_timeout = 0');
+    holder.exec('BEGIN IMMEDIATE'); // as a consolidation step would
+    try {
+      const p = runHook(w, 'user-prompt-submit', promptPayload(w, 'lock1', 'who processes refunds?'));
+      expect(p.context).toContain('Refunds are processed by the ledger worker');
+      const stop = { session_id: 'lock1', cwd: w.repo, hook_event_name: 'Stop' };
+      const s = runHook(w, 'stop', stop);
+      expect(s.code).toBe(0);
+      expect(s.ms).toBeLessThan(5000); // not the 15 s a writer would otherwise wait
+      const pending = JSON.parse(readFileSync(w.statePath('lock1'), 'utf8')).pendingTokens;
+      expect(pending).toBe(estimateTokens(p.context));
+      holder.exec('COMMIT');
+      expect(runHook(w, 'stop', stop).code).toBe(0);
+      expect(JSON.parse(readFileSync(w.statePath('lock1'), 'utf8')).pendingTokens).toBeUndefined();
+      expect(tokensOf(w, 'lock1')).toBe(estimateTokens(p.context));
+    } finally {
+      if (holder.inTransaction) holder.exec('ROLLBACK');
+      holder.close();
+    }
   });
 
   it('injects nothing for weak matches or prompts without meaningful words', () => {

@@ -1,0 +1,238 @@
+// The synthetic store the hook benchmarks run against (bench:hooks, profile:hook): developer
+// records built with direct SQL, a digest as consolidation would leave it, and the prompts.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const Database = require('better-sqlite3');
+export const BIN = join(root, 'bin', 'agentctx.cjs');
+
+// ---- a realistic store -------------------------------------------------------------------
+const TYPES = [
+  ['decision', 0.2],
+  ['convention', 0.15],
+  ['preference', 0.1],
+  ['discovery', 0.25],
+  ['bugfix', 0.2],
+  ['handover', 0.05],
+  ['profile', 0.05],
+];
+const WORDS = `auth session token refresh cookie middleware router handler request response cache redis
+postgres migration schema index query transaction retry backoff timeout queue worker job cron
+webhook payload signature stripe invoice billing subscription tenant account user role permission
+policy audit log logger metrics tracing span exporter build bundle esbuild vite webpack typescript
+eslint biome prettier vitest jest fixture mock snapshot coverage docker compose kubernetes helm
+deploy staging production rollout feature flag config env secret vault s3 bucket upload image
+resize thumbnail cdn graphql resolver schema mutation subscription websocket socket reconnect
+heartbeat rate limit throttle debounce pagination cursor offset sort filter search fulltext sqlite
+wal busy lock mutex race condition deadlock memory leak heap profile flame latency p99 regression
+benchmark allocation buffer stream pipe backpressure encoding utf8 locale timezone date parsing
+validation zod error boundary fallback retry circuit breaker health check readiness liveness probe
+monorepo workspace package version semver changelog release tag branch rebase merge conflict hook
+commit lint format ci pipeline artifact`
+  .split(/\s+/)
+  .filter(Boolean);
+// Real project records also name many things of their own (modules, functions, vendors,
+// error codes): 4,000 generated identifiers, drawn with a Zipf-like skew, give the store a
+// realistic vocabulary instead of a few hundred words that every record repeats.
+const SYLL = [
+  'ka',
+  'lo',
+  'mer',
+  'ti',
+  'zan',
+  'qu',
+  'bri',
+  'dor',
+  'fel',
+  'gra',
+  'hon',
+  'jis',
+  'vek',
+  'nup',
+  'ost',
+  'ry',
+];
+const NAMES = Array.from({ length: 4000 }, (_, i) => {
+  let n = i + 7;
+  let w = '';
+  for (let k = 0; k < 3; k++) {
+    w += SYLL[n % SYLL.length];
+    n = Math.floor(n / SYLL.length) + k * 5;
+  }
+  return `${w}${i % 7 === 0 ? 'Service' : i % 5 === 0 ? 'Handler' : ''}`;
+});
+const CODEY = [
+  'src/server/auth.ts',
+  'lib/db/pool.go',
+  'app/models/user.py',
+  'packages/ui/Button.tsx',
+  'Cargo.toml',
+];
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+function ulidLike(i) {
+  const t = (1_700_000_000_000 + i * 1000).toString(32).toUpperCase().padStart(10, '0');
+  const r = [...randomBytes(16)].map((b) => CROCKFORD[b % 32]).join('');
+  return (t + r).slice(0, 26);
+}
+// mulberry32: a seeded generator in 32-bit integer arithmetic. (An earlier LCG here multiplied
+// past 2^53, lost precision and cycled, leaving 180 distinct records in a 10,000-record store.)
+let seed = 42;
+function rand() {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const pick = (arr) => arr[Math.floor(rand() * arr.length)];
+function pickType() {
+  let x = rand();
+  for (const [t, w] of TYPES) {
+    x -= w;
+    if (x <= 0) return t;
+  }
+  return 'discovery';
+}
+function word() {
+  if (rand() < 0.7) return pick(WORDS);
+  return NAMES[Math.floor(NAMES.length * rand() ** 2)];
+}
+function sentence(n) {
+  const w = Array.from({ length: n }, () => word());
+  return `${w[0][0].toUpperCase()}${w[0].slice(1)} ${w.slice(1).join(' ')}.`;
+}
+function body() {
+  const parts = [];
+  const sentences = 2 + Math.floor(rand() * 4);
+  for (let i = 0; i < sentences; i++) parts.push(sentence(6 + Math.floor(rand() * 10)));
+  if (rand() < 0.3) parts.push(`See ${pick(CODEY)}.`);
+  return parts.join(' ');
+}
+
+function makeStore(dir, projectId, n) {
+  const home = join(dir, 'home');
+  const env = benchEnv(home);
+  // the CLI creates the store with its migrations
+  const made = spawnSync(process.execPath, [BIN, 'status'], {
+    cwd: join(dir, 'repo'),
+    env,
+    encoding: 'utf8',
+  });
+  if (made.status !== 0) throw new Error(`agentctx status failed: ${made.stderr}`);
+  const db = new Database(join(home, '.agentctx', 'agentctx.db'));
+  const insert = db.prepare(
+    `INSERT INTO records (id, project_id, type, title, body, scope, pinned, confidence, reinforce_count,
+       valid_from, recorded_at, superseded_at, superseded_by, source, session_id)
+     VALUES (?, ?, ?, ?, ?, ?, 0, ?, 0, ?, ?, ?, NULL, ?, ?)`,
+  );
+  const ids = [];
+  db.transaction(() => {
+    for (let i = 0; i < n; i++) {
+      const id = ulidLike(i);
+      const type = pickType();
+      const at = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
+      // 80% this project, 10% another project, 10% global preferences
+      const r = rand();
+      const pid = r < 0.8 ? projectId : r < 0.9 ? 'f'.repeat(64) : '_global';
+      const scope = pid === '_global' && type !== 'handover' && type !== 'profile' ? 'global' : 'project';
+      const superseded = rand() < 0.15 ? at : null;
+      const title = sentence(4 + Math.floor(rand() * 6)).slice(0, 119);
+      insert.run(
+        id,
+        scope === 'global' ? '_global' : pid === '_global' ? projectId : pid,
+        type,
+        title,
+        body(),
+        scope,
+        rand() < 0.4 ? 'explicit' : 'inferred',
+        at,
+        at,
+        superseded,
+        rand() < 0.5 ? 'llm_extraction' : 'cli',
+        `sess-${i % 500}`,
+      );
+      if (ids.length < 40 && pid === projectId && !superseded) ids.push(id);
+    }
+  })();
+  db.close();
+  // a digest as consolidation would leave it (about 1,300 tokens)
+  const digests = join(home, '.agentctx', 'digests');
+  mkdirSync(digests, { recursive: true });
+  const lines = ['# Project context: app', ''];
+  for (let i = 0; i < 40; i++) lines.push(`- [decision] ${sentence(10)} (${ids[i % ids.length]})`);
+  writeFileSync(join(digests, `${projectId}.md`), lines.join('\n'));
+  writeFileSync(
+    join(digests, `${projectId}.ids.json`),
+    JSON.stringify({ ids, tokens: 1300, generated_at: new Date().toISOString() }),
+  );
+  return { home, env };
+}
+
+/** Distinct records, and the share of records holding each word of the short prompt. */
+export function storeLoad(home) {
+  const db = new Database(join(home, '.agentctx', 'agentctx.db'), { readonly: true });
+  try {
+    const { n, uniq } = db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT body) AS uniq FROM records').get();
+    const df = db.prepare(
+      'SELECT COALESCE(SUM(doc), 0) AS d FROM records_fts_vocab WHERE term >= ? AND term < ?',
+    );
+    const words = ['retry', 'webhook', 'queue'].map(
+      (w) => `"${w}…" in ${((100 * df.get(w, `${w}\u{10FFFF}`).d) / n).toFixed(0)}%`,
+    );
+    return `${uniq} distinct bodies; ${words.join(', ')} of records`;
+  } finally {
+    db.close();
+  }
+}
+
+export function benchEnv(home) {
+  const env = {
+    ...process.env,
+    HOME: home,
+    AGENTCTX_HOME: join(home, '.agentctx'),
+    AGENTCTX_TMPDIR: join(home, 'tmp'),
+  };
+  delete env.NODE_EXTRA_CA_CERTS; // the sandbox sets it; a user's hook environment does not
+  delete env.NODE_OPTIONS;
+  delete env.CLAUDE_CONFIG_DIR;
+  env.CLAUDE_CONFIG_DIR = join(home, '.claude');
+  return env;
+}
+
+/**
+ * A store of `n` records in `<dir>/s<n>`: its own home and a repository folder whose origin
+ * gives the project id the records are written under.
+ */
+export function prepareStore(dir, n) {
+  const sub = join(dir, `s${n}`);
+  mkdirSync(sub);
+  // each size gets its own home and repository folder (same origin, same project id)
+  const linkRepo = join(sub, 'repo');
+  mkdirSync(linkRepo);
+  mkdirSync(join(linkRepo, '.git'));
+  writeFileSync(
+    join(linkRepo, '.git', 'config'),
+    '[remote "origin"]\n\turl = git@github.com:acme/bench-app.git\n',
+  );
+  const status = spawnSync(process.execPath, [BIN, 'status', '--json'], {
+    cwd: linkRepo,
+    env: benchEnv(join(sub, 'home')),
+    encoding: 'utf8',
+  });
+  const projectId = JSON.parse(status.stdout).project_id;
+  const t0 = Date.now();
+  const { env, home } = makeStore(sub, projectId, n);
+  const buildMs = Date.now() - t0;
+  const load = storeLoad(home);
+  return { env, home, repo: linkRepo, buildMs, load, projectId };
+}
+
+export const SHORT = 'why do we retry the webhook queue?';
+export const LONG =
+  'I am seeing failures when the stripe webhook handler retries an invoice payload after a timeout, and the redis lock seems to be released before the postgres transaction commits; can you check how we configured the backoff, whether the queue worker honours the rate limit, and what we decided about idempotency keys for billing events?';

@@ -83,9 +83,9 @@ function fitBody(body: string, tokens: number, chars: number): string {
 
 /**
  * Parts are joined by a blank line. A line break never joins two of the estimator's segments,
- * so for non-empty parts the estimate of `a + "\n\n" + b` is at most estimate(a) + estimate(b) + 2: the block
- * is measured part by part instead of re-reading the growing text (the hook runs this cold,
- * where every pass over the text shows in its latency).
+ * so for non-empty parts the estimate of `a + "\n\n" + b` is at most estimate(a) +
+ * estimate(b) + 2: the block is measured part by part instead of re-reading the growing text
+ * (the hook runs this cold, where every pass over the text shows in its latency).
  */
 const JOIN_TOKENS = 2;
 const JOIN = '\n\n';

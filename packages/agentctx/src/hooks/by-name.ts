@@ -13,5 +13,6 @@ export async function runHook(rawName: string | undefined, opts: RunOptions = {}
     appendLog(resolvePaths(env).logs, 'hooks', `unknown hook ${JSON.stringify(rawName ?? '')}: nothing done`);
     return;
   }
+  // the name picks its own handler; TypeScript cannot correlate the two through the union
   return runHandler(rawName, HANDLERS[rawName] as never, opts);
 }

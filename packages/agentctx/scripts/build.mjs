@@ -14,7 +14,8 @@ const entries = [
   { src: 'src/cli-entry.ts', format: 'esm', out: 'dist/cli.js' },
   { src: 'src/hook-entry.ts', format: 'cjs', out: 'dist/hook.cjs' },
   { src: 'src/mcp-entry.ts', format: 'esm', out: 'dist/mcp.js' },
-  // better-sqlite3's JavaScript for the hooks, required by dist/hook.cjs only when needed
+  // better-sqlite3's JavaScript for the hook bundles that do not carry it (SessionStart,
+  // CwdChanged, dist/hook.cjs), required only when one of them opens the store
   { src: 'src/hooks/sqlite-driver.ts', format: 'cjs', out: 'dist/sqlite-driver.cjs', bundleSqlite: true },
 ];
 const esmBanner =

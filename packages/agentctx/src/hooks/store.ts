@@ -6,9 +6,11 @@ import { type DatabaseCtor, type Db, openWith } from '../storage/connection.js';
 
 /**
  * Opening the store on the hook path: the same connection setup as the CLI
- * (storage/connection.ts), but better-sqlite3 is loaded only when a hook needs
- * the store, and its native addon by path (skipping the `bindings` lookup): hooks that never
- * touch SQLite (SessionStart with a digest, CwdChanged, Stop) do not pay for it.
+ * (storage/connection.ts), but better-sqlite3 is initialised only when a hook needs the store,
+ * and its native addon is loaded by path (skipping the `bindings` lookup): a hook that does not
+ * touch SQLite (SessionStart with a digest, CwdChanged, a Stop with nothing to account) does
+ * not pay for it. `./sqlite-driver.cjs` is either dist/sqlite-driver.cjs or, in the bundles of
+ * the hooks that usually open the store, that same code built in (scripts/build.mjs).
  */
 
 let ctor: DatabaseCtor | undefined;

@@ -89,8 +89,17 @@ function cachedLoader() {
     const filename = path.join(dist, file);
     let script;
     try {
-      const source = fs.readFileSync(filename, 'utf8');
-      const st = fs.statSync(filename);
+      // size and mtime from the descriptor the source is read through: a file replaced
+      // meanwhile (an upgrade) cannot pair its stamp with the old text
+      const fd = fs.openSync(filename, 'r');
+      let source;
+      let st;
+      try {
+        st = fs.fstatSync(fd);
+        source = fs.readFileSync(fd, 'utf8');
+      } finally {
+        fs.closeSync(fd);
+      }
       const prefix = `${file}-${install}-`;
       const cachePath = path.join(
         cacheDir,

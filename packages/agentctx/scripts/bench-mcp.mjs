@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import Database from 'better-sqlite3';
 import { build } from 'esbuild';
+import { termDfAsConsolidated } from './hook-bench-store.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(root, 'bin', 'agentctx.cjs');
@@ -103,6 +104,7 @@ function seedStore(dbPath, projectId, otherId, count) {
     }
   });
   tx();
+  termDfAsConsolidated(db); // the word counts a consolidated store has
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
 }

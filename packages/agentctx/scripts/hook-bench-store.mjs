@@ -160,6 +160,8 @@ function makeStore(dir, projectId, n) {
       if (ids.length < 40 && pid === projectId && !superseded) ids.push(id);
     }
   })();
+  // the word counts as consolidation's "term frequencies" step leaves them (storage/term-df.ts)
+  termDfAsConsolidated(db);
   db.close();
   // a digest as consolidation would leave it (about 1,300 tokens)
   const digests = join(home, '.agentctx', 'digests');
@@ -172,6 +174,22 @@ function makeStore(dir, projectId, n) {
     JSON.stringify({ ids, tokens: 1300, generated_at: new Date().toISOString() }),
   );
   return { home, env };
+}
+
+/** Copy fts5vocab's document counts into term_df, as `agentctx consolidate` does. */
+export function termDfAsConsolidated(db) {
+  db.transaction(() => {
+    db.prepare('DELETE FROM term_df').run();
+    const terms = db
+      .prepare('INSERT INTO term_df (term, doc) SELECT term, doc FROM records_fts_vocab')
+      .run().changes;
+    const { maxRowid, records } = db
+      .prepare('SELECT COALESCE(MAX(rowid), 0) AS maxRowid, COUNT(*) AS records FROM records')
+      .get();
+    db.prepare("INSERT OR REPLACE INTO term_df_meta (key, value) VALUES ('built', ?)").run(
+      JSON.stringify({ maxRowid, records, terms }),
+    );
+  })();
 }
 
 /** Distinct records, and the share of records holding each word of the short prompt. */

@@ -1,4 +1,5 @@
 import type { Db } from '../storage/open.js';
+import { clearTermDf } from '../storage/term-df.js';
 
 /** Delete everything stored for one namespace. The only path that deletes records. */
 export function resetNamespace(db: Db, projectId: string): { records: number } {
@@ -12,6 +13,8 @@ export function resetNamespace(db: Db, projectId: string): { records: number } {
     db.prepare('DELETE FROM sessions WHERE project_id = ?').run(projectId);
     db.prepare('UPDATE records SET superseded_by = NULL WHERE project_id = ?').run(projectId);
     const res = db.prepare('DELETE FROM records WHERE project_id = ?').run(projectId);
+    // the word counts still include the deleted records: back to the index until rebuilt
+    clearTermDf(db);
     return { records: res.changes };
   });
   return run.immediate();

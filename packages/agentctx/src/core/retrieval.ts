@@ -11,6 +11,7 @@ import {
   textHasTerm,
 } from '../storage/fts-query.js';
 import type { Db } from '../storage/open.js';
+import { termDfLookup } from '../storage/term-df.js';
 import { ageInDays } from './age.js';
 import { namespacesOf } from './records.js';
 import { type ContextRecord, GLOBAL_PROJECT, type RecordType } from './types.js';
@@ -171,18 +172,8 @@ function dfCache(db: Db): Map<string, number> {
 function lookupFrequencies(db: Db, terms: readonly QueryTerm[]): Map<string, number> {
   const df = new Map<string, number>();
   if (terms.length === 0) return df;
-  const exact = db.prepare('SELECT doc FROM records_fts_vocab WHERE term = ?');
-  const range = db.prepare(
-    'SELECT COALESCE(SUM(doc), 0) AS n FROM records_fts_vocab WHERE term >= ? AND term < ?',
-  );
-  for (const t of terms) {
-    if (t.forms && t.forms.length > 0) {
-      let n = 0;
-      for (const f of t.forms) n += (exact.get(f) as { doc: number } | undefined)?.doc ?? 0;
-      df.set(t.stem, n);
-    } else if (t.prefix) df.set(t.stem, (range.get(t.stem, `${t.stem}\u{10FFFF}`) as { n: number }).n);
-    else df.set(t.stem, (exact.get(t.stem) as { doc: number } | undefined)?.doc ?? 0);
-  }
+  const lookup = termDfLookup(db);
+  for (const t of terms) df.set(t.stem, lookup(t));
   return df;
 }
 

@@ -127,6 +127,18 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX records_pending_embedding ON records(pending_embedding) WHERE pending_embedding = 1;
   `,
+  // 5: document frequencies of the indexed words, copied from fts5vocab by consolidation
+  // (derived; storage/term-df.ts), so a search does not walk posting lists to count them.
+  `
+  CREATE TABLE term_df (
+    term TEXT PRIMARY KEY,
+    doc  INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE term_df_meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

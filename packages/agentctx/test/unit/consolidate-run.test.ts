@@ -302,6 +302,17 @@ describe('consolidate', () => {
     expect(d.tokens).toBeLessThanOrEqual(1500);
     expect(d.ids.length).toBeGreaterThan(5);
     expect(s.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    // the word counts searches read instead of walking posting lists: a copy of fts5vocab
+    expect(res.term_df).toBe(true);
+    expect(res.steps.map((x) => x.name)).toContain('term frequencies');
+    const diff = s.db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM records_fts_vocab v LEFT JOIN term_df d ON d.term = v.term
+         WHERE d.doc IS NOT v.doc`,
+      )
+      .get() as { n: number };
+    expect(diff.n).toBe(0);
+    expect(consolidate(s.consolidateDeps()).term_df).toBe(false); // nothing changed since
   });
 
   it('is idempotent: a rerun changes nothing', () => {

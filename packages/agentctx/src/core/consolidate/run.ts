@@ -6,6 +6,7 @@ import {
 } from '../../storage/consolidation-repo.js';
 import { buildMatchExpression, extractTerms, type QueryTerm } from '../../storage/fts-query.js';
 import type { Db } from '../../storage/open.js';
+import { refreshTermDf, termDfLookup } from '../../storage/term-df.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
 import type { Clock, IdGen } from '../clock.js';
 import { composeDigest } from '../digest.js';
@@ -67,6 +68,8 @@ export interface ConsolidateSummary {
   merge_candidates: number;
   drift: { missing: number; contradicted: number };
   digest: { tokens: number; ids: number; path_written: boolean };
+  /** Whether the word-frequency copy (storage/term-df.ts) was rebuilt this run. */
+  term_df?: boolean;
   steps: { name: string; ms: number }[];
 }
 
@@ -154,6 +157,11 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
         deps.onProgress?.('scores', Math.min(i + SCORE_BATCH, changes.length), changes.length);
         committed('scores');
       }
+    });
+
+    step('term frequencies', () => {
+      summary.term_df = refreshTermDf(db).rebuilt;
+      committed('term-frequencies');
     });
 
     step('duplicates', () => {
@@ -325,18 +333,13 @@ function scanNearDuplicates(
      WHERE records_fts MATCH ? AND r.project_id = ? AND r.type = ? AND r.superseded_at IS NULL
      ORDER BY bm25(records_fts, 2.0, 1.0) LIMIT ${NEAR_LIMIT}`,
   );
-  const exact = db.prepare('SELECT doc FROM records_fts_vocab WHERE term = ?');
-  const range = db.prepare(
-    'SELECT COALESCE(SUM(doc), 0) AS n FROM records_fts_vocab WHERE term >= ? AND term < ?',
-  );
+  const lookup = termDfLookup(db);
   const dfCache = new Map<string, number>();
   const df = (t: QueryTerm): number => {
-    const key = `${t.stem}|${t.prefix ? 1 : 0}`;
+    const key = `${t.stem}|${t.prefix ? 1 : 0}|${t.forms?.join(',') ?? ''}`;
     let n = dfCache.get(key);
     if (n === undefined) {
-      n = t.prefix
-        ? (range.get(t.stem, `${t.stem}\u{10FFFF}`) as { n: number }).n
-        : ((exact.get(t.stem) as { doc: number } | undefined)?.doc ?? 0);
+      n = lookup(t);
       dfCache.set(key, n);
     }
     return n;

@@ -1,17 +1,20 @@
 import { spawnSync } from 'node:child_process';
 import {
   closeSync,
+  cpSync,
+  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from '../support/cli.js';
+import { BIN, PACKAGE_ROOT } from '../support/cli.js';
 import { type HookWorld, hookWorld, promptPayload, runHook } from './hooks-helpers.js';
 
 /** How the bin starts a hook: from a V8 code cache in <agentctx home>/cache, reading stdin whole. */
@@ -107,6 +110,28 @@ describe('the hook code cache', () => {
     } finally {
       other.cleanup();
     }
+  });
+});
+
+describe('an install without the per-event bundles', () => {
+  it('runs the all-events bundle (dist/hook.cjs) instead', () => {
+    // a copy of the package whose dist/ predates the per-event bundles
+    const pkg = join(w.home, 'old-install');
+    mkdirSync(join(pkg, 'bin'), { recursive: true });
+    cpSync(join(PACKAGE_ROOT, 'dist'), join(pkg, 'dist'), { recursive: true });
+    for (const f of readdirSync(join(pkg, 'dist'))) if (f.startsWith('hook-')) rmSync(join(pkg, 'dist', f));
+    cpSync(join(PACKAGE_ROOT, 'bin', 'agentctx.cjs'), join(pkg, 'bin', 'agentctx.cjs'));
+    symlinkSync(join(PACKAGE_ROOT, '..', '..', 'node_modules'), join(pkg, 'node_modules'));
+    const r = spawnSync(process.execPath, [join(pkg, 'bin', 'agentctx.cjs'), 'hook', 'user-prompt-submit'], {
+      cwd: w.repo,
+      env: w.env,
+      input: JSON.stringify(promptPayload(w, 'old-1', 'how do webhook retries use the queue?')),
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain(
+      'Webhook retries use the shared queue',
+    );
   });
 });
 

@@ -1,11 +1,10 @@
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // A backstop: a test that forgets to pass its own paths still lands in a throwaway folder,
-// never in the real ~/.agentctx or ~/.claude.
-const fallbackHome = mkdtempSync(join(tmpdir(), 'agentctx-vitest-home-'));
+// never in the real ~/.agentctx or ~/.claude. Not created here: it only appears if one does.
+const fallbackHome = join(tmpdir(), `agentctx-vitest-home-${process.pid}-${Date.now().toString(36)}`);
 
 export default defineConfig({
   test: {

@@ -142,15 +142,20 @@ export function documentFrequencies(db: Db, terms: readonly QueryTerm[]): Map<st
     if (hit !== undefined) df.set(t.stem, hit);
     return hit === undefined;
   });
-  for (const [stem, n] of lookupFrequencies(db, missing)) df.set(stem, n);
-  for (const t of missing) cache.set(dfKey(t), df.get(t.stem) ?? 0);
+  if (missing.length === 0) return df;
+  const lookup = termDfLookup(db);
+  for (const t of missing) {
+    const n = lookup(t);
+    df.set(t.stem, n);
+    cache.set(dfKey(t), n);
+  }
   return df;
 }
 
 /**
- * Counting a word's documents walks its whole posting list, so a long-lived process (the MCP
- * server) keeps the counts until the store changes: its own writes (total_changes) or another
- * process's commits (data_version).
+ * A long-lived process (the MCP server) keeps the counts until the store changes: its own
+ * writes (total_changes) or another process's commits (data_version). Words missing from
+ * term_df are counted by walking their posting lists, and none is counted twice.
  */
 const DF_CACHE = new WeakMap<Db, { version: string; map: Map<string, number> }>();
 const DF_CACHE_MAX = 5000;
@@ -167,14 +172,6 @@ function dfCache(db: Db): Map<string, number> {
     DF_CACHE.set(db, entry);
   }
   return entry.map;
-}
-
-function lookupFrequencies(db: Db, terms: readonly QueryTerm[]): Map<string, number> {
-  const df = new Map<string, number>();
-  if (terms.length === 0) return df;
-  const lookup = termDfLookup(db);
-  for (const t of terms) df.set(t.stem, lookup(t));
-  return df;
 }
 
 /** Number of indexed records; max(rowid) is O(1) and close enough for IDF. */

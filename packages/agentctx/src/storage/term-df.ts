@@ -21,7 +21,7 @@ export interface TermDfRebuild {
 }
 
 /** Rebuild `term_df` from fts5vocab when it is missing or the store changed enough since. */
-export function refreshTermDf(db: Db, force = false): TermDfRebuild {
+export function refreshTermDf(db: Db): TermDfRebuild {
   const now = db
     .prepare('SELECT COALESCE(MAX(rowid), 0) AS maxRowid, COUNT(*) AS records FROM records')
     .get() as { maxRowid: number; records: number };
@@ -31,10 +31,7 @@ export function refreshTermDf(db: Db, force = false): TermDfRebuild {
   const built = meta ? (JSON.parse(meta.value) as { maxRowid: number; records: number }) : null;
   const threshold = Math.max(REBUILD_MIN, Math.ceil(now.records * REBUILD_SHARE));
   const stale =
-    force ||
-    !built ||
-    now.maxRowid - built.maxRowid > threshold ||
-    Math.abs(now.records - built.records) > threshold;
+    !built || now.maxRowid - built.maxRowid > threshold || Math.abs(now.records - built.records) > threshold;
   if (!stale) return { rebuilt: false, terms: -1 };
   const terms = db
     .transaction(() => {

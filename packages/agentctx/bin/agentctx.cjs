@@ -8,17 +8,6 @@ if (major < 20) {
   process.stderr.write(`agentctx needs Node.js 20 or newer; this is ${process.version}\n`);
   process.exit(1);
 }
-/** The events with a bundle of their own, dist/hook-<event>.cjs (scripts/build.mjs). */
-const HOOK_EVENTS = new Set([
-  'session-start',
-  'user-prompt-submit',
-  'stop',
-  'pre-compact',
-  'post-tool-use',
-  'session-end',
-  'cwd-changed',
-]);
-
 const cmd = process.argv[2];
 if (cmd === 'hook') {
   try {
@@ -45,14 +34,17 @@ if (cmd === 'hook') {
 function runHookBundle() {
   if (isDisabled(process.env.AGENTCTX_DISABLE)) return; // checked again by the bundle
   const event = process.argv[3];
-  const bundle = HOOK_EVENTS.has(event) ? `hook-${event}.cjs` : 'hook.cjs';
+  // an event's own bundle, where the build made one (scripts/build.mjs lists the events)
+  const bundle = /^[a-z]+(?:-[a-z]+)*$/.test(event ?? '') ? `hook-${event}.cjs` : 'hook.cjs';
   const load = cachedLoader();
   if (load?.(bundle) !== undefined) return;
   try {
     require(`../dist/${bundle}`);
   } catch (err) {
-    if (err?.code !== 'MODULE_NOT_FOUND' || bundle === 'hook.cjs') throw err;
-    require('../dist/hook.cjs'); // a dist/ built before the per-event bundles
+    // only a missing bundle itself, never a module missing inside one that ran
+    const missing = err?.code === 'MODULE_NOT_FOUND' && String(err.message).includes(bundle);
+    if (!missing || bundle === 'hook.cjs') throw err;
+    require('../dist/hook.cjs'); // an unknown event (logged there), or a dist/ from before
   }
 }
 

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
@@ -7,7 +6,7 @@ import { resolveProject } from '../../src/app/project.js';
 import { type CreateRecordInput, createRecord } from '../../src/core/records.js';
 import type { ContextRecord } from '../../src/core/types.js';
 import { type Db, openDb } from '../../src/storage/open.js';
-import { BIN, isolatedEnv, runAgentctx } from '../support/cli.js';
+import { BIN, isolatedEnv, runAgentctx, spawnCollect } from '../support/cli.js';
 import { fakeRepo, tempDir } from '../support/tmp.js';
 
 /** A throwaway HOME with a git repository in it, and the environment hooks run with. */
@@ -108,29 +107,19 @@ export function runHook(
 }
 
 /** The same, as a promise, so many can run at once. */
-export function runHookAsync(
+export async function runHookAsync(
   world: { env: NodeJS.ProcessEnv; repo: string },
   event: string,
   payload: unknown,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'hook', event], {
-      cwd: world.repo,
-      env: world.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString('utf8');
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString('utf8');
-    });
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.on('error', () => {});
-    child.stdin.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
+  const input = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  const r = await spawnCollect(process.execPath, [BIN, 'hook', event], {
+    cwd: world.repo,
+    env: world.env,
+    input,
+    timeoutMs: 60_000,
   });
+  return { ...r, code: r.code ?? -1 };
 }
 
 export function promptPayload(world: HookWorld, sessionId: string, prompt: string, cwd = world.repo) {

@@ -1,7 +1,7 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { BIN, isolatedEnv, PACKAGE_ROOT } from './cli.js';
+import { BIN, isolatedEnv, PACKAGE_ROOT, spawnCollect } from './cli.js';
 
 /**
  * Drive the real Claude Code client (`@anthropic-ai/claude-code`) offline: a throwaway HOME,
@@ -92,46 +92,28 @@ export interface ClaudeRun {
  * Run `claude -p PROMPT --output-format json` as a child process. Asynchronous on purpose: the
  * fake API usually lives in this same process and must keep answering while claude runs.
  */
-export function runClaude(opts: ClaudeRunOptions): Promise<ClaudeRun> {
+export async function runClaude(opts: ClaudeRunOptions): Promise<ClaudeRun> {
   if (!CLAUDE_BIN) throw new Error('node_modules/.bin/claude is not installed');
   const args = ['-p', opts.prompt, '--output-format', 'json'];
   if (opts.resume) args.push('--resume', opts.resume);
   if (opts.allowedTools?.length) args.push('--allowedTools', opts.allowedTools.join(' '));
   if (opts.settings) args.push('--settings', opts.settings);
   args.push(...(opts.extraArgs ?? []));
-  return new Promise((resolve, reject) => {
-    const child = spawn(CLAUDE_BIN as string, args, {
-      cwd: opts.cwd,
-      env: opts.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString('utf8');
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString('utf8');
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 90_000);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      let result: Record<string, unknown> | null = null;
-      try {
-        const parsed = JSON.parse(stdout.trim()) as unknown;
-        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-          result = parsed as Record<string, unknown>;
-      } catch {
-        result = null;
-      }
-      const sid = result && typeof result.session_id === 'string' ? result.session_id : null;
-      resolve({ code, stdout, stderr, result, sessionId: sid });
-    });
+  const { code, stdout, stderr } = await spawnCollect(CLAUDE_BIN as string, args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    timeoutMs: opts.timeoutMs ?? 90_000,
   });
+  let result: Record<string, unknown> | null = null;
+  try {
+    const parsed = JSON.parse(stdout.trim()) as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      result = parsed as Record<string, unknown>;
+  } catch {
+    result = null;
+  }
+  const sid = result && typeof result.session_id === 'string' ? result.session_id : null;
+  return { code, stdout, stderr, result, sessionId: sid };
 }
 
 /** A real git repository (claude -p needs no onboarding in one) with an origin remote. */

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -53,4 +53,44 @@ export function runJson<T = Record<string, unknown>>(
     throw new Error(`not one JSON object (exit ${res.code}): ${res.stdout}\n${res.stderr}`);
   }
   return { code: res.code, json, stderr: res.stderr };
+}
+
+/**
+ * Run a command without blocking this process (a fake API or server may live in it): stdout and
+ * stderr collected, stdin written and closed when given (else ignored), killed past `timeoutMs`.
+ * Rejects only when the command cannot be started.
+ */
+export function spawnCollect(
+  command: string,
+  args: readonly string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      stdout += d.toString('utf8');
+    });
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString('utf8');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    if (opts.input !== undefined) {
+      child.stdin?.on('error', () => {});
+      child.stdin?.end(opts.input);
+    }
+  });
 }

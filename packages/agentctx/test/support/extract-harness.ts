@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { resolveProject } from '../../src/app/project.js';
 import type { ExtractionOutput } from '../../src/core/extraction/schema.js';
 import { type Db, openDb } from '../../src/storage/open.js';
-import { BIN, isolatedEnv, type RunResult } from './cli.js';
+import { BIN, isolatedEnv, type RunResult, spawnCollect } from './cli.js';
 import { type FakeApi, type FakeReply, type RecordedRequest, startFakeApi } from './fake-messages-api.js';
 import { fakeRepo, tempDir } from './tmp.js';
 
@@ -39,26 +38,12 @@ export function useExtractScene(onEach: (scene: ExtractScene) => void): void {
 }
 
 /** Run the built `agentctx` without blocking this process (the fake API lives in it). */
-export function runAsync(
+export async function runAsync(
   args: string[],
   opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
 ): Promise<RunResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: opts.cwd,
-      env: opts.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
+  const r = await spawnCollect(process.execPath, [BIN, ...args], opts);
+  return { ...r, code: r.code ?? -1 };
 }
 
 export interface Workspace {

@@ -1,9 +1,8 @@
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estimateTokens } from '../../src/core/tokens.js';
-import { CLAUDE_BIN, claudeEnv, gitRepo, runClaude, waitFor } from '../support/claude.js';
+import { CLAUDE_BIN, claudeEnv, gitRepo, removeHomeAfterBackground, runClaude } from '../support/claude.js';
 import { runJson } from '../support/cli.js';
 import { type FakeApi, type RecordedRequest, startFakeApi } from '../support/fake-messages-api.js';
 import { tempDir } from '../support/tmp.js';
@@ -38,19 +37,6 @@ function toolResults(req: RecordedRequest): ToolResultBlock[] {
       if (b.type === 'tool_result') out.push(b as ToolResultBlock);
   }
   return out;
-}
-
-/** Is any process running with this exact `NAME=value\0` in its environment? (Linux /proc) */
-function backgroundProcessWithEnv(entry: string): boolean {
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/environ`, 'latin1').includes(entry)) return true;
-    } catch {
-      // gone, or not ours
-    }
-  }
-  return false;
 }
 
 /** A turn of the session's agent loop (not title generation or background extraction). */
@@ -122,14 +108,8 @@ describe.skipIf(!CLAUDE_BIN)('agentctx mcp inside a real claude -p session', () 
 
   afterAll(async () => {
     await api?.close();
-    // Stop/SessionEnd hooks leave detached extract/consolidate children that may still be
-    // writing under HOME: wait for them to exit (never kill them), then remove it.
-    const mine = `AGENTCTX_HOME=${join(home.path, '.agentctx')}\0`;
-    await waitFor(() => !backgroundProcessWithEnv(mine), {
-      timeoutMs: 30_000,
-      what: 'background agentctx children',
-    }).catch(() => undefined);
-    rmSync(home.path, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+    // Stop/SessionEnd hooks leave detached extract/consolidate children writing under HOME
+    await removeHomeAfterBackground(home.path);
   });
 
   it('returns the ctx_search index, then the ctx_get body, in the next request bodies', async () => {

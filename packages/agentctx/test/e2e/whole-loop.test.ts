@@ -1,9 +1,16 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDigest } from '../../src/core/digest-file.js';
-import { CLAUDE_BIN, claudeEnv, gitRepo, runClaude, waitFor } from '../support/claude.js';
+import {
+  CLAUDE_BIN,
+  claudeEnv,
+  gitRepo,
+  removeHomeAfterBackground,
+  runClaude,
+  waitFor,
+} from '../support/claude.js';
 import { runJson } from '../support/cli.js';
 import {
   type FakeApi,
@@ -95,19 +102,6 @@ function since(api: FakeApi, from: number, keep: (r: RecordedRequest) => boolean
   return api.requests.slice(from).filter(keep);
 }
 
-/** Is any process running with this exact `NAME=value\0` in its environment? (Linux /proc) */
-function processWithEnv(entry: string): boolean {
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/environ`, 'latin1').includes(entry)) return true;
-    } catch {
-      // gone, or not ours
-    }
-  }
-  return false;
-}
-
 interface Row {
   id: string;
   type: string;
@@ -171,12 +165,7 @@ function setUpProject(prefix: string, env: (home: string) => NodeJS.ProcessEnv):
 /** Wait for this HOME's detached agentctx children to exit (never kill them), then remove it. */
 async function tearDown(p: Project | undefined): Promise<void> {
   if (!p) return;
-  const mine = `AGENTCTX_HOME=${join(p.home.path, '.agentctx')}\0`;
-  await waitFor(() => !processWithEnv(mine), {
-    timeoutMs: 30_000,
-    what: 'background agentctx children',
-  }).catch(() => undefined);
-  rmSync(p.home.path, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+  await removeHomeAfterBackground(p.home.path);
 }
 
 function record(p: Project, type: string, title: string, body: string): string {

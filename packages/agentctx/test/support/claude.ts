@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BIN, isolatedEnv, PACKAGE_ROOT, spawnCollect } from './cli.js';
 
@@ -154,4 +154,31 @@ export async function waitFor<T>(
     }
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 100));
   }
+}
+
+/** Is any process running with this exact `NAME=value\0` in its environment? (Linux /proc) */
+function processWithEnv(entry: string): boolean {
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/environ`, 'latin1').includes(entry)) return true;
+    } catch {
+      // gone, or not ours
+    }
+  }
+  return false;
+}
+
+/**
+ * Remove a throwaway HOME of the real `claude` once the detached agentctx children its hooks
+ * started (extract, consolidate) have exited: waited for asynchronously, so a fake API in this
+ * process keeps answering them, and never killed.
+ */
+export async function removeHomeAfterBackground(home: string): Promise<void> {
+  const mine = `AGENTCTX_HOME=${join(home, '.agentctx')}\0`;
+  await waitFor(() => !processWithEnv(mine), {
+    timeoutMs: 30_000,
+    what: 'background agentctx children',
+  }).catch(() => undefined);
+  rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
 }

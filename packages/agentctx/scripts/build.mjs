@@ -46,15 +46,14 @@ const lazyBuiltins = {
 
 // One small bundle per hook event, holding that event's handler only: a hook start reads,
 // deserialises and initialises only what its event runs (the bin picks dist/hook-<event>.cjs).
-const HOOK_EVENTS = [
-  'session-start',
-  'user-prompt-submit',
-  'stop',
-  'pre-compact',
-  'post-tool-use',
-  'session-end',
-  'cwd-changed',
-];
+// the event names, as src/hooks/event.ts lists them (HOOK_NAMES)
+const HOOK_EVENTS = (() => {
+  const src = readFileSync(join(root, 'src', 'hooks', 'event.ts'), 'utf8');
+  const list = /export const HOOK_NAMES = \[([^\]]*)\]/.exec(src)?.[1];
+  const names = [...(list ?? '').matchAll(/'([a-z-]+)'/g)].map((m) => m[1]);
+  if (names.length === 0) throw new Error('build: no HOOK_NAMES in src/hooks/event.ts');
+  return names;
+})();
 // Events that always open the store carry better-sqlite3's JavaScript inside (initialised on
 // first use); the others load dist/sqlite-driver.cjs if they ever need it.
 const STORE_EVENTS = new Set(['user-prompt-submit', 'stop', 'pre-compact', 'post-tool-use', 'session-end']);

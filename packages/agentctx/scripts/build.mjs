@@ -46,7 +46,7 @@ const lazyBuiltins = {
 
 // One small bundle per hook event, holding that event's handler only: a hook start reads,
 // deserialises and initialises only what its event runs (the bin picks dist/hook-<event>.cjs).
-// the event names, as src/hooks/event.ts lists them (HOOK_NAMES)
+// The events are read from HOOK_NAMES in src/hooks/event.ts.
 const HOOK_EVENTS = (() => {
   const src = readFileSync(join(root, 'src', 'hooks', 'event.ts'), 'utf8');
   const list = /export const HOOK_NAMES = \[([^\]]*)\]/.exec(src)?.[1];

@@ -153,7 +153,7 @@ async function engineProbe(dir) {
   const out = join(dir, 'engine-probe.mjs');
   await build({
     stdin: {
-      contents: `export { search } from './src/core/retrieval.ts'; export { toIndexEntry } from './src/core/index-entry.ts';`,
+      contents: `export { search } from './src/core/retrieval/search.ts'; export { toIndexEntry } from './src/core/retrieval/index-entry.ts';`,
       resolveDir: root,
       loader: 'ts',
     },

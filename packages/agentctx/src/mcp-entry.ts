@@ -2,12 +2,12 @@ import './mcp/zod-jitless.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createApp } from './app/context.js';
 import { appendLog } from './app/log.js';
-import { errorMessage } from './core/errors.js';
 import { guardChannel } from './mcp/channel.js';
 import type { ToolContext } from './mcp/context.js';
 import { accountResult, sessionIdFromEnv } from './mcp/context.js';
 import { startSemantic } from './mcp/semantic.js';
 import { createMcpServer } from './mcp/server.js';
+import { errorMessage } from './shared/errors.js';
 
 /**
  * `agentctx mcp`: the stdio MCP server Claude Code spawns for one session, with the project as

@@ -5,11 +5,9 @@
  */
 export { type App, type AppOptions, createApp, type Env } from '../../../agentctx/src/app/context.js';
 export type { ProjectRef } from '../../../agentctx/src/app/project.js';
-export type { Clock, IdGen } from '../../../agentctx/src/core/clock.js';
-export { driftReport } from '../../../agentctx/src/core/drift.js';
-export type { DriftReport } from '../../../agentctx/src/core/drift-types.js';
-export { AgentctxError, errorMessage } from '../../../agentctx/src/core/errors.js';
-export { assembleProjectProfile } from '../../../agentctx/src/core/project-profile.js';
+export { driftReport } from '../../../agentctx/src/core/drift/drift.js';
+export type { DriftReport } from '../../../agentctx/src/core/drift/drift-types.js';
+export { assembleProjectProfile } from '../../../agentctx/src/core/profile/project-profile.js';
 export {
   createRecord,
   namespacesOf,
@@ -18,9 +16,11 @@ export {
   requireVisible,
   setPinned,
   supersedeRecord,
-} from '../../../agentctx/src/core/records.js';
-export { resetNamespace } from '../../../agentctx/src/core/reset.js';
-export { search } from '../../../agentctx/src/core/retrieval.js';
+} from '../../../agentctx/src/core/records/records.js';
+export { resetNamespace } from '../../../agentctx/src/core/records/reset.js';
+export { search } from '../../../agentctx/src/core/retrieval/search.js';
+export type { Clock, IdGen } from '../../../agentctx/src/shared/clock.js';
+export { AgentctxError, errorMessage } from '../../../agentctx/src/shared/errors.js';
 export {
   CONFIDENCES,
   type Confidence,
@@ -30,7 +30,7 @@ export {
   isRecordType,
   RECORD_TYPES,
   type RecordType,
-} from '../../../agentctx/src/core/types.js';
+} from '../../../agentctx/src/shared/types.js';
 export { nodeValue } from '../../../agentctx/src/storage/graph-repo.js';
 export type { Db } from '../../../agentctx/src/storage/open.js';
 export { listRecords, supersessionChain } from '../../../agentctx/src/storage/records-repo.js';

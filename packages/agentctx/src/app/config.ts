@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { AgentctxError } from '../core/errors.js';
+import { AgentctxError } from '../shared/errors.js';
 import { writeFileAtomic } from '../storage/atomic-write.js';
 
 export interface Config {

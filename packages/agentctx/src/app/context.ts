@@ -1,6 +1,6 @@
 import { monotonicFactory } from 'ulid';
-import { type Clock, type IdGen, systemClock } from '../core/clock.js';
-import type { RecordsDeps } from '../core/records.js';
+import type { RecordsDeps } from '../core/records/records.js';
+import { type Clock, type IdGen, systemClock } from '../shared/clock.js';
 import { type Db, openDb } from '../storage/open.js';
 import { type Config, loadConfig } from './config.js';
 import { type Paths, resolvePaths } from './paths.js';

@@ -1,5 +1,5 @@
-import { composeDigest } from '../core/digest.js';
-import { writeDigest } from '../core/digest-file.js';
+import { composeDigest } from '../core/digest/digest.js';
+import { writeDigest } from '../core/digest/digest-file.js';
 import type { App } from './context.js';
 import { tryLock } from './lock.js';
 

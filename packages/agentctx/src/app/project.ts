@@ -1,4 +1,4 @@
-import { projectIdFor, projectNameFor } from '../core/namespace.js';
+import { projectIdFor, projectNameFor } from '../core/records/namespace.js';
 import { findRepo } from '../storage/git-repo.js';
 
 export interface ProjectRef {

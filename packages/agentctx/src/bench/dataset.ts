@@ -1,4 +1,4 @@
-import { isRecordType, type RecordType } from '../core/types.js';
+import { isRecordType, type RecordType } from '../shared/types.js';
 
 /** One record of a retrieval dataset (format: shared/bench/README.md). */
 export interface BenchRecord {

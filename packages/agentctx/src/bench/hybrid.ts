@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HYBRID_TUNING, hybridSearch } from '../core/hybrid.js';
-import { search } from '../core/retrieval.js';
-import type { ContextRecord } from '../core/types.js';
+import { HYBRID_TUNING, hybridSearch } from '../core/retrieval/hybrid.js';
+import { search } from '../core/retrieval/search.js';
 import { MODELS } from '../embed/models.js';
 import { recordEmbeddingText } from '../embed/record-text.js';
 import { loadTransformersEmbedder } from '../embed/transformers.js';
+import type { ContextRecord } from '../shared/types.js';
 import { openDb } from '../storage/open.js';
 import { openVectorStore } from '../storage/vectors/open.js';
 import type { BenchDataset } from './dataset.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baselineSearch, type SearchOptions, search } from '../core/retrieval.js';
+import { baselineSearch, type SearchOptions, search } from '../core/retrieval/search.js';
 import { type Db, openDb } from '../storage/open.js';
 import { insertRecord } from '../storage/records-repo.js';
 import type { BenchDataset } from './dataset.js';

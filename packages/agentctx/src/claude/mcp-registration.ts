@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { AgentctxError } from '../core/errors.js';
+import { AgentctxError } from '../shared/errors.js';
 import {
   appendMember,
   applyEdit,

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { AgentctxError } from '../core/errors.js';
+import { AgentctxError } from '../shared/errors.js';
 import {
   appendMember,
   applyEdit,

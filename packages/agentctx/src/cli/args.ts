@@ -1,4 +1,4 @@
-import { AgentctxError } from '../core/errors.js';
+import { AgentctxError } from '../shared/errors.js';
 
 export type FlagKind = 'string' | 'boolean' | 'number';
 

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { type App, createApp } from '../app/context.js';
-import { AgentctxError, errorMessage } from '../core/errors.js';
+import { AgentctxError, errorMessage } from '../shared/errors.js';
 import { VERSION } from '../version.js';
 import { bool, parseArgs, str } from './args.js';
 import type { CommandIO } from './command.js';

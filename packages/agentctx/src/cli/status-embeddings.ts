@@ -1,5 +1,5 @@
 import { packageInstalled, type SemanticConfig } from '../app/semantic.js';
-import { countPending } from '../core/consolidate/backfill.js';
+import { countPending } from '../core/consolidation/backfill.js';
 import { modelPresent } from '../embed/model-files.js';
 import { modelSignature } from '../embed/models.js';
 import type { Db } from '../storage/open.js';

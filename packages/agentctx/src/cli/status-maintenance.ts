@@ -1,6 +1,6 @@
-import { formatAge } from '../core/age.js';
-import { storedDriftCounts } from '../core/digest.js';
-import { namespacesOf } from '../core/records.js';
+import { storedDriftCounts } from '../core/digest/digest.js';
+import { namespacesOf } from '../core/records/records.js';
+import { formatAge } from '../shared/age.js';
 import { countMergeCandidates, getRun, listMergeCandidates } from '../storage/consolidation-repo.js';
 import type { Db } from '../storage/open.js';
 

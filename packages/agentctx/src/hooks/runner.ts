@@ -1,7 +1,7 @@
 import { fstatSync, read, readSync, writeSync } from 'node:fs';
 import { appendLog } from '../app/log.js';
 import { resolvePaths } from '../app/paths.js';
-import { type Clock, systemClock } from '../core/clock.js';
+import { type Clock, systemClock } from '../shared/clock.js';
 import { createHookContext, type Env, type HookContext } from './context.js';
 import { type HookEvent, type HookName, parsePayload, toHookEvent } from './event.js';
 import type { HookResult } from './handlers/index.js';

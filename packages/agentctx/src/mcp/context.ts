@@ -1,7 +1,7 @@
 import type { App } from '../app/context.js';
 import { appendLog } from '../app/log.js';
-import { errorMessage } from '../core/errors.js';
-import { estimateTokens } from '../core/tokens.js';
+import { errorMessage } from '../shared/errors.js';
+import { estimateTokens } from '../shared/tokens.js';
 import { addInjectedTokens } from '../storage/sessions-repo.js';
 import type { McpSemantic } from './semantic.js';
 

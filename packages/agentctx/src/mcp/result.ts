@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type * as z from 'zod/v4';
 import { appendLog } from '../app/log.js';
-import { AgentctxError, errorMessage } from '../core/errors.js';
+import { AgentctxError, errorMessage } from '../shared/errors.js';
 import type { ToolContext } from './context.js';
 
 /**

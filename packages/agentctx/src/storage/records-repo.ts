@@ -1,4 +1,4 @@
-import type { ContextRecord } from '../core/types.js';
+import type { ContextRecord } from '../shared/types.js';
 import type { Db } from './open.js';
 
 export type NewRecordRow = Pick<

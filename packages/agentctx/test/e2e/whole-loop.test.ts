@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readDigest } from '../../src/core/digest-file.js';
+import { readDigest } from '../../src/core/digest/digest-file.js';
 import {
   CLAUDE_BIN,
   claudeEnv,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
-import type { Clock } from '../../src/core/clock.js';
-import type { RecordsDeps } from '../../src/core/records.js';
+import type { RecordsDeps } from '../../src/core/records/records.js';
+import type { Clock } from '../../src/shared/clock.js';
 import { type Db, openDb } from '../../src/storage/open.js';
 
 /** A fresh store in `dir` and records deps bound to `projectId`, with a settable clock. */

@@ -1,6 +1,6 @@
 import { getConfigValue, saveConfig, setConfigValue } from '../../app/config.js';
-import { AgentctxError } from '../../core/errors.js';
-import { compileExtraPatterns } from '../../core/redact.js';
+import { compileExtraPatterns } from '../../core/redaction/redact.js';
+import { AgentctxError } from '../../shared/errors.js';
 import { str } from '../args.js';
 import type { Command } from '../command.js';
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { exportMarkdown } from '../../core/export.js';
-import { exportProfile } from '../../core/profile.js';
+import { exportProfile } from '../../core/profile/profile.js';
+import { exportMarkdown } from '../../core/records/export.js';
 import { writeFileAtomic } from '../../storage/atomic-write.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';

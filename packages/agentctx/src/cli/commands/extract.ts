@@ -3,11 +3,11 @@ import { resolve } from 'node:path';
 import { refreshDigest } from '../../app/digest-refresh.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
-import { AgentctxError, errorMessage } from '../../core/errors.js';
 import { extractSession, type SessionExtractSummary } from '../../core/extraction/session-extract.js';
-import { redactorFor } from '../../core/redact.js';
-import { redactingClient } from '../../llm/redacting.js';
+import { redactorFor } from '../../core/redaction/redact.js';
+import { redactingClient } from '../../core/redaction/redacting-client.js';
 import { selectLlm } from '../../llm/select.js';
+import { AgentctxError, errorMessage } from '../../shared/errors.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 

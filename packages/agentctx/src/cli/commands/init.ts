@@ -1,9 +1,9 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { installIntoClaude } from '../../claude/install.js';
-import { AgentctxError } from '../../core/errors.js';
-import { type ProfileChanges, refreshProfile } from '../../core/profile-detect.js';
+import { type ProfileChanges, refreshProfile } from '../../core/profile/profile-detect.js';
 import { decideBackend } from '../../llm/select.js';
+import { AgentctxError } from '../../shared/errors.js';
 import { ensurePrivateDir } from '../../storage/open.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';

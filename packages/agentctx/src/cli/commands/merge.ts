@@ -1,5 +1,5 @@
-import { dismissPair, mergePair } from '../../core/consolidate/merge-pair.js';
-import { AgentctxError } from '../../core/errors.js';
+import { dismissPair, mergePair } from '../../core/consolidation/merge-pair.js';
+import { AgentctxError } from '../../shared/errors.js';
 import type { Command } from '../command.js';
 
 export const command: Command = {

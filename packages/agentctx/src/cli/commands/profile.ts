@@ -1,5 +1,5 @@
-import { AgentctxError } from '../../core/errors.js';
-import { clearProfile, editProfile, exportProfile, listProfile } from '../../core/profile.js';
+import { clearProfile, editProfile, exportProfile, listProfile } from '../../core/profile/profile.js';
+import { AgentctxError } from '../../shared/errors.js';
 import { str } from '../args.js';
 import type { Command } from '../command.js';
 

@@ -1,4 +1,4 @@
-import { createRecord } from '../../core/records.js';
+import { createRecord } from '../../core/records/records.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { digestPath } from '../../app/paths.js';
-import { AgentctxError } from '../../core/errors.js';
-import { resetNamespace } from '../../core/reset.js';
-import { GLOBAL_PROJECT } from '../../core/types.js';
+import { resetNamespace } from '../../core/records/reset.js';
+import { AgentctxError } from '../../shared/errors.js';
+import { GLOBAL_PROJECT } from '../../shared/types.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
 

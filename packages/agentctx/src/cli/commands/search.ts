@@ -1,7 +1,7 @@
-import { AgentctxError } from '../../core/errors.js';
-import { toIndexEntry } from '../../core/index-entry.js';
-import { search } from '../../core/retrieval.js';
-import { isRecordType, isScope } from '../../core/types.js';
+import { toIndexEntry } from '../../core/retrieval/index-entry.js';
+import { search } from '../../core/retrieval/search.js';
+import { AgentctxError } from '../../shared/errors.js';
+import { isRecordType, isScope } from '../../shared/types.js';
 import { bool, num, str } from '../args.js';
 import type { Command } from '../command.js';
 

@@ -1,5 +1,5 @@
-import { AgentctxError } from '../../core/errors.js';
-import { requireVisible } from '../../core/records.js';
+import { requireVisible } from '../../core/records/records.js';
+import { AgentctxError } from '../../shared/errors.js';
 import { supersessionChain } from '../../storage/records-repo.js';
 import type { Command } from '../command.js';
 

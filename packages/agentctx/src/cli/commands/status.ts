@@ -1,7 +1,7 @@
 import { semanticConfig } from '../../app/semantic.js';
-import { namespacesOf } from '../../core/records.js';
-import { CONFIDENCES, RECORD_TYPES } from '../../core/types.js';
+import { namespacesOf } from '../../core/records/records.js';
 import { decideBackend } from '../../llm/select.js';
+import { CONFIDENCES, RECORD_TYPES } from '../../shared/types.js';
 import { dailyExtractionCost } from '../../storage/extraction-state-repo.js';
 import { countByConfidence, countByType } from '../../storage/records-repo.js';
 import { listSessions, sessionTotals, tokenWindows } from '../../storage/sessions-repo.js';

@@ -1,5 +1,5 @@
-import { AgentctxError } from '../../core/errors.js';
-import { supersedeRecord } from '../../core/records.js';
+import { supersedeRecord } from '../../core/records/records.js';
+import { AgentctxError } from '../../shared/errors.js';
 import { str } from '../args.js';
 import type { Command } from '../command.js';
 

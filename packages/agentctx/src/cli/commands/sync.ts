@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { applyPlan, driftReport, planClaudeMdEdits, renderDiff, scanDrift } from '../../core/drift.js';
-import { AgentctxError } from '../../core/errors.js';
+import { applyPlan, driftReport, planClaudeMdEdits, renderDiff, scanDrift } from '../../core/drift/drift.js';
+import { AgentctxError } from '../../shared/errors.js';
 import { writeFileAtomic } from '../../storage/atomic-write.js';
 import { bool, num } from '../args.js';
 import type { Command } from '../command.js';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { AgentctxError } from '../../core/errors.js';
+import { AgentctxError } from '../../shared/errors.js';
 import { num } from '../args.js';
 import type { Command } from '../command.js';
 

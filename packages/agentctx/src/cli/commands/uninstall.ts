@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { uninstallFromClaude } from '../../claude/install.js';
-import { AgentctxError } from '../../core/errors.js';
+import { AgentctxError } from '../../shared/errors.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
 

@@ -1,5 +1,5 @@
 import { oneLine } from '../../claude/transcript.js';
-import { type Confidence, type RecordType, type Scope, TITLE_MAX } from '../types.js';
+import { type Confidence, type RecordType, type Scope, TITLE_MAX } from '../../shared/types.js';
 import type { ActiveWork, ExtractionOutput } from './schema.js';
 
 /** One record the extraction output asks for, before it meets the store. */

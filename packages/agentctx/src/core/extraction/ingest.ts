@@ -1,7 +1,7 @@
+import { BODY_MAX, type ContextRecord, type Source, TITLE_MAX } from '../../shared/types.js';
 import { addEdge, linkRecordEntity, upsertNode } from '../../storage/graph-repo.js';
 import { findVerbatim, getRecord, listRecords } from '../../storage/records-repo.js';
-import { createRecord, namespaceFor, type RecordsDeps, reinforceRecord } from '../records.js';
-import { BODY_MAX, type ContextRecord, type Source, TITLE_MAX } from '../types.js';
+import { createRecord, namespaceFor, type RecordsDeps, reinforceRecord } from '../records/records.js';
 import { type Candidate, candidatesOf, normalise } from './candidates.js';
 import type { ExtractionOutput } from './schema.js';
 

@@ -1,4 +1,4 @@
-import { estimateTokens } from '../tokens.js';
+import { estimateTokens } from '../../shared/tokens.js';
 
 /**
  * SPEC §6 input policy, by the size of the rendered transcript:

@@ -5,6 +5,7 @@ import {
   type TranscriptEvent,
 } from '../../claude/transcript.js';
 import type { LlmClient } from '../../llm/client.js';
+import { errorMessage } from '../../shared/errors.js';
 import {
   addDailyExtractionCost,
   dailyExtractionCost,
@@ -13,13 +14,12 @@ import {
 } from '../../storage/extraction-state-repo.js';
 import { listRecords } from '../../storage/records-repo.js';
 import { addExtractionCost } from '../../storage/sessions-repo.js';
-import { errorMessage } from '../errors.js';
-import { namespacesOf, type RecordsDeps } from '../records.js';
-import { buildRuleHandover, displayPath } from '../rule-handover.js';
+import { namespacesOf, type RecordsDeps } from '../records/records.js';
 import { type IngestReport, ingestExtraction, ingestRuleHandover } from './ingest.js';
 import { planInput } from './input-policy.js';
 import type { KnownRecord } from './prompt.js';
 import { renderTranscript } from './render.js';
+import { buildRuleHandover, displayPath } from './rule-handover.js';
 import { runLlmExtraction } from './run-llm.js';
 
 export interface SessionExtractInput {

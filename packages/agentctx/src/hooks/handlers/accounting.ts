@@ -1,4 +1,4 @@
-import { updateSessionState } from '../../core/session-state.js';
+import { updateSessionState } from '../../core/injection/session-state.js';
 import { addInjectedTokens } from '../../storage/sessions-repo.js';
 import type { HookContext } from '../context.js';
 

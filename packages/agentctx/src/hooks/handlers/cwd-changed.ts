@@ -1,4 +1,4 @@
-import { updateSessionState } from '../../core/session-state.js';
+import { updateSessionState } from '../../core/injection/session-state.js';
 import type { HookContext } from '../context.js';
 import type { CwdChangedEvent } from '../event.js';
 import type { HookResult } from './index.js';

@@ -1,5 +1,5 @@
-import { observeToolUse } from '../../core/observe.js';
-import { editedFile } from '../../core/observe-patterns.js';
+import { observeToolUse } from '../../core/capture/observe.js';
+import { editedFile } from '../../core/capture/observe-patterns.js';
 import type { HookContext } from '../context.js';
 import type { PostToolUseEvent } from '../event.js';
 import type { HookResult } from './index.js';

@@ -1,7 +1,7 @@
-import { readDigest } from '../../core/digest-file.js';
-import { updateSessionState } from '../../core/session-state.js';
-import { estimateTokens, truncateLinesToBudget } from '../../core/tokens.js';
-import type { ContextRecord } from '../../core/types.js';
+import { readDigest } from '../../core/digest/digest-file.js';
+import { updateSessionState } from '../../core/injection/session-state.js';
+import { estimateTokens, truncateLinesToBudget } from '../../shared/tokens.js';
+import type { ContextRecord } from '../../shared/types.js';
 import { addInjectedTokens } from '../../storage/sessions-repo.js';
 import type { HookContext } from '../context.js';
 import type { SessionStartEvent } from '../event.js';

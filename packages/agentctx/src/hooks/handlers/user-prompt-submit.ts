@@ -1,6 +1,6 @@
-import { formatInjection, selectHits } from '../../core/injection.js';
-import { search } from '../../core/retrieval.js';
-import { updateSessionState } from '../../core/session-state.js';
+import { formatInjection, selectHits } from '../../core/injection/injection.js';
+import { updateSessionState } from '../../core/injection/session-state.js';
+import { search } from '../../core/retrieval/search.js';
 import { extractTerms } from '../../storage/fts-query.js';
 import { addInjectedTokens } from '../../storage/sessions-repo.js';
 import type { HookContext } from '../context.js';

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod/v4';
-import { namespacesOf } from '../../core/records.js';
-import type { ContextRecord } from '../../core/types.js';
+import { namespacesOf } from '../../core/records/records.js';
+import type { ContextRecord } from '../../shared/types.js';
 import { bumpAccess, currentHead, getVisibleRecords } from '../../storage/records-repo.js';
 import type { ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';

@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { assembleProjectProfile } from '../../core/project-profile.js';
+import { assembleProjectProfile } from '../../core/profile/project-profile.js';
 import type { ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
 

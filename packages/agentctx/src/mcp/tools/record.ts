@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod/v4';
-import { createRecord } from '../../core/records.js';
-import { BODY_MAX, RECORD_TYPES, SCOPES, TITLE_MAX } from '../../core/types.js';
+import { createRecord } from '../../core/records/records.js';
+import { BODY_MAX, RECORD_TYPES, SCOPES, TITLE_MAX } from '../../shared/types.js';
 import type { ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
 

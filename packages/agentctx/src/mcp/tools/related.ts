@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod/v4';
-import { type IndexEntry, toIndexEntry } from '../../core/index-entry.js';
-import { relatedRecords } from '../../core/related.js';
+import { relatedRecords } from '../../core/records/related.js';
+import { type IndexEntry, toIndexEntry } from '../../core/retrieval/index-entry.js';
 import { getRecord } from '../../storage/records-repo.js';
 import type { ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';

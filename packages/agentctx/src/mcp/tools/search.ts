@@ -1,12 +1,12 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod/v4';
 import { appendLog } from '../../app/log.js';
-import { errorMessage } from '../../core/errors.js';
-import { hybridSearch } from '../../core/hybrid.js';
-import { toIndexEntry } from '../../core/index-entry.js';
-import { relatedRecords } from '../../core/related.js';
-import { type SearchOptions, search } from '../../core/retrieval.js';
-import { RECORD_TYPES, SCOPES } from '../../core/types.js';
+import { relatedRecords } from '../../core/records/related.js';
+import { hybridSearch } from '../../core/retrieval/hybrid.js';
+import { toIndexEntry } from '../../core/retrieval/index-entry.js';
+import { type SearchOptions, search } from '../../core/retrieval/search.js';
+import { errorMessage } from '../../shared/errors.js';
+import { RECORD_TYPES, SCOPES } from '../../shared/types.js';
 import type { ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
 

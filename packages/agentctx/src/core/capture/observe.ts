@@ -1,0 +1,249 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { Clock, IdGen } from '../../shared/clock.js';
+import { BODY_MAX, TITLE_MAX } from '../../shared/types.js';
+import { addEdge, upsertNode } from '../../storage/graph-repo.js';
+import type { Db } from '../../storage/open.js';
+import { createRecord } from '../records/records.js';
+import { redactSecrets } from '../redaction/redact.js';
+import {
+  commitBranch,
+  editedFile,
+  firstErrorLine,
+  parseGitOps,
+  parseTestOutcome,
+  shellOutput,
+  type TestOutcome,
+} from './observe-patterns.js';
+
+/**
+ * Deterministic capture after a tool call (SPEC §4 PostToolUse, §7). No model, no network:
+ * - a file write/edit → a file node, linked to the session's records and marked
+ *   `observed_in` the session (so records extracted later can be linked to it);
+ * - a failing shell command → one `bugfix` stub per distinct error and session;
+ * - a test run → a pass/fail `discovery`, one current per project and command;
+ * - git commit/switch/merge → branch nodes tied to the session.
+ */
+
+export interface ObserveDeps {
+  db: Db;
+  clock: Clock;
+  newId: IdGen;
+  projectId: string;
+  /** The project's root folder; file nodes are named relative to it. */
+  projectRoot: string;
+  sessionId: string;
+}
+
+export interface ToolCall {
+  toolName: string;
+  toolInput: Record<string, unknown>;
+  toolResponse: unknown;
+  /** PostToolUseFailure's error text. */
+  error?: string;
+  cwd: string;
+}
+
+export interface Observation {
+  files: string[];
+  records: string[];
+  branches: string[];
+}
+
+/** A file's node value: relative to the project root when inside it, else absolute. */
+export function fileNodeValue(root: string, cwd: string, path: string): string {
+  const abs = isAbsolute(path) ? resolve(path) : resolve(cwd, path);
+  const rel = relative(root, abs);
+  if (!rel || rel.startsWith('..') || isAbsolute(rel)) return abs;
+  return rel.split(sep).join('/');
+}
+
+function cut(text: string, max: number): string {
+  const cps = [...text];
+  return cps.length <= max ? text : `${cps.slice(0, max - 1).join('')}…`;
+}
+
+/** Link every current record of this session (in the project) to an entity. */
+function linkSessionRecords(deps: ObserveDeps, entityId: string): void {
+  deps.db
+    .prepare(
+      `INSERT OR IGNORE INTO record_entities (record_id, entity_id)
+       SELECT id, ? FROM records WHERE session_id = ? AND project_id = ? AND superseded_at IS NULL`,
+    )
+    .run(entityId, deps.sessionId, deps.projectId);
+}
+
+/** Link a record to every file the session has touched so far. */
+function linkSessionFiles(deps: ObserveDeps, recordId: string): void {
+  deps.db
+    .prepare(
+      `INSERT OR IGNORE INTO record_entities (record_id, entity_id)
+       SELECT ?, e.from_id FROM edges e JOIN nodes n ON n.id = e.from_id
+       WHERE e.to_id = ? AND e.rel_type = 'observed_in' AND n.kind = 'file' AND n.project_id = ?`,
+    )
+    .run(recordId, deps.sessionId, deps.projectId);
+}
+
+function observeFile(deps: ObserveDeps, call: ToolCall, path: string, out: Observation): void {
+  const value = fileNodeValue(deps.projectRoot, call.cwd, path);
+  const node = upsertNode(deps.db, deps.newId, deps.projectId, 'file', value);
+  if (deps.sessionId) {
+    addEdge(deps.db, deps.newId, node, deps.sessionId, 'observed_in');
+    linkSessionRecords(deps, node);
+  }
+  out.files.push(value);
+}
+
+function recordBugfix(deps: ObserveDeps, command: string, errorLine: string, out: Observation): void {
+  const title = cut(`Error: ${errorLine.replace(/^(?:Uncaught\s+)?Error:\s*/, '')}`, TITLE_MAX);
+  const dup = deps.db
+    .prepare(
+      `SELECT id FROM records WHERE project_id = ? AND session_id IS ? AND type = 'bugfix'
+         AND source = 'hook_observation' AND title = ? LIMIT 1`,
+    )
+    .get(deps.projectId, deps.sessionId || null, title);
+  if (dup) return;
+  const body = cut(`Command: ${cut(command, 600)}\nFirst error: ${errorLine}`, BODY_MAX);
+  const rec = createRecord(recordsDeps(deps), {
+    type: 'bugfix',
+    title,
+    body,
+    confidence: 'inferred',
+    source: 'hook_observation',
+    sessionId: deps.sessionId || null,
+  });
+  if (deps.sessionId) linkSessionFiles(deps, rec.id);
+  out.records.push(rec.id);
+}
+
+function recordsDeps(deps: ObserveDeps) {
+  return { db: deps.db, clock: deps.clock, newId: deps.newId, projectId: deps.projectId };
+}
+
+function testTitle(t: TestOutcome, command: string): string {
+  const counts =
+    t.failedCount !== undefined || t.passedCount !== undefined
+      ? ` (${t.failedCount ?? 0} failed, ${t.passedCount ?? '?'} passed)`
+      : '';
+  return cut(`Tests ${t.passed ? 'pass' : 'fail'}${counts}: ${command.replace(/\s+/g, ' ')}`, TITLE_MAX);
+}
+
+function recordTestOutcome(
+  deps: ObserveDeps,
+  call: ToolCall,
+  command: string,
+  t: TestOutcome,
+  out: Observation,
+) {
+  const key = `Command: ${cut(command.replace(/\s+/g, ' ').trim(), 600)}`;
+  const title = testTitle(t, command);
+  const lines = [
+    key,
+    `Outcome: ${t.passed ? 'passed' : 'failed'} (${t.runner})`,
+    t.summary ? `Summary: ${t.summary}` : '',
+    t.files.length ? `Test files: ${t.files.join(', ')}` : '',
+  ].filter(Boolean);
+  const body = cut(lines.join('\n'), BODY_MAX);
+  // one current outcome per project and command: a new verdict supersedes the last
+  const prev = deps.db
+    .prepare(
+      `SELECT id, title FROM records WHERE project_id = ? AND type = 'discovery' AND source = 'hook_observation'
+         AND superseded_at IS NULL AND substr(body, 1, ?) = ? ORDER BY recorded_at DESC LIMIT 1`,
+    )
+    .get(deps.projectId, key.length + 1, `${key}\n`) as { id: string; title: string } | undefined;
+  let recordId: string;
+  if (prev && prev.title === title) {
+    recordId = prev.id;
+  } else {
+    const rec = createRecord(recordsDeps(deps), {
+      type: 'discovery',
+      title,
+      body,
+      confidence: 'inferred',
+      source: 'hook_observation',
+      sessionId: deps.sessionId || null,
+      supersedes: prev?.id ?? null,
+    });
+    recordId = rec.id;
+    out.records.push(rec.id);
+  }
+  for (const f of t.files) {
+    const value = fileNodeValue(deps.projectRoot, call.cwd, f);
+    const node = upsertNode(deps.db, deps.newId, deps.projectId, 'file', value);
+    deps.db
+      .prepare('INSERT OR IGNORE INTO record_entities (record_id, entity_id) VALUES (?, ?)')
+      .run(recordId, node);
+  }
+  if (deps.sessionId) linkSessionFiles(deps, recordId);
+}
+
+/** The branch checked out in the repository at `root`, read from HEAD (no git process). */
+export function currentBranch(root: string): string | null {
+  try {
+    let gitDir = join(root, '.git');
+    if (!existsSync(gitDir)) return null;
+    if (statSync(gitDir).isFile()) {
+      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(gitDir, 'utf8'));
+      if (!m) return null;
+      gitDir = isAbsolute(m[1]!.trim()) ? m[1]!.trim() : resolve(dirname(gitDir), m[1]!.trim());
+    }
+    const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
+    const m = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
+    return m ? m[1]! : null;
+  } catch {
+    return null;
+  }
+}
+
+function branchNode(deps: ObserveDeps, branch: string, out: Observation): string {
+  const node = upsertNode(deps.db, deps.newId, deps.projectId, 'branch', branch);
+  if (deps.sessionId) addEdge(deps.db, deps.newId, node, deps.sessionId, 'observed_in');
+  if (!out.branches.includes(branch)) out.branches.push(branch);
+  return node;
+}
+
+function observeGit(deps: ObserveDeps, command: string, output: string, out: Observation): void {
+  for (const op of parseGitOps(command, output)) {
+    if (op.op === 'switch') branchNode(deps, op.branch, out);
+    else if (op.op === 'commit') {
+      const b = commitBranch(output) ?? currentBranch(deps.projectRoot);
+      if (b) branchNode(deps, b, out);
+    } else {
+      const merged = branchNode(deps, op.branch, out);
+      const into = currentBranch(deps.projectRoot);
+      if (into && into !== op.branch) {
+        const target = branchNode(deps, into, out);
+        addEdge(deps.db, deps.newId, target, merged, 'derives_from');
+      }
+    }
+  }
+}
+
+/** Capture what one tool call tells us. Runs in one write transaction. */
+export function observeToolUse(deps: ObserveDeps, call: ToolCall): Observation {
+  const out: Observation = { files: [], records: [], branches: [] };
+  const file = editedFile(call.toolName, call.toolInput);
+  const isShell = call.toolName === 'Bash' && typeof call.toolInput.command === 'string';
+  if (!file && !isShell) return out;
+  const run = deps.db.transaction(() => {
+    if (file) {
+      observeFile(deps, call, file, out);
+      return;
+    }
+    // what is stored (command, error line, test summary) never keeps a secret
+    const command = redactSecrets(String(call.toolInput.command).trim());
+    if (!command) return;
+    const shell = shellOutput(call.toolResponse, call.error);
+    if (shell.interrupted) return;
+    const text = redactSecrets(shell.text);
+    const test = parseTestOutcome(command, text);
+    if (test) recordTestOutcome(deps, call, command, test, out);
+    else {
+      const err = firstErrorLine(command, text);
+      if (err) recordBugfix(deps, command, err, out);
+    }
+    if (/\bgit\b/.test(command)) observeGit(deps, command, text, out);
+  });
+  run.immediate();
+  return out;
+}

@@ -1,0 +1,73 @@
+import { ageInDays } from '../../shared/age.js';
+import type { Confidence, ContextRecord, RecordType } from '../../shared/types.js';
+
+/**
+ * The derived retrieval score (SPEC §7), recomputed by consolidation:
+ *
+ *   score = relevance × access × recency × confidence
+ *
+ *   relevance  = type base (bugfix 0.95, discovery 0.9, preference 1.0, handover 1.0) × 1.25 if pinned
+ *   access     = 1 + min(0.5, 0.1 × ln(1 + access_count)) × ½^(days since last access / 30)
+ *                (being read lifts a record; the lift fades a month after the last read)
+ *   recency    = max(0.05, ½^(age in days / half-life)); half-lives: handover 30 d,
+ *                discovery and bugfix 120 d, preference 365 d (slow decay); 1 when pinned
+ *   confidence = explicit 1.0, reinforced 0.9, inferred 0.6
+ *
+ * Decisions, conventions and profile facts never decay (SPEC §3.2): consolidation leaves their
+ * score as it is. Scores are rounded to 4 decimals, so the same records at the same time always
+ * give the same scores and a rerun writes nothing.
+ */
+
+export const NEVER_DECAY: ReadonlySet<RecordType> = new Set<RecordType>([
+  'decision',
+  'convention',
+  'profile',
+]);
+
+const RELEVANCE: Partial<Record<RecordType, number>> = {
+  preference: 1.0,
+  discovery: 0.9,
+  bugfix: 0.95,
+  handover: 1.0,
+};
+
+const HALF_LIFE_DAYS: Partial<Record<RecordType, number>> = {
+  handover: 30,
+  discovery: 120,
+  bugfix: 120,
+  preference: 365,
+};
+
+const CONFIDENCE_WEIGHT: Record<Confidence, number> = { explicit: 1.0, reinforced: 0.9, inferred: 0.6 };
+
+export type ScoreInput = Pick<
+  ContextRecord,
+  'id' | 'type' | 'pinned' | 'confidence' | 'valid_from' | 'access_count' | 'last_accessed' | 'score'
+>;
+
+/** The score a decaying record should have at `now`; null for types that never decay. */
+export function computeScore(r: ScoreInput, now: Date): number | null {
+  if (NEVER_DECAY.has(r.type)) return null;
+  const relevance = (RELEVANCE[r.type] ?? 1) * (r.pinned ? 1.25 : 1);
+  const lift = Math.min(0.5, 0.1 * Math.log(1 + Math.max(0, r.access_count ?? 0)));
+  const access = 1 + lift * 0.5 ** (ageInDays(r.last_accessed, now) / 30);
+  const half = HALF_LIFE_DAYS[r.type];
+  const recency = r.pinned || !half ? 1 : Math.max(0.05, 0.5 ** (ageInDays(r.valid_from, now) / half));
+  const weight = CONFIDENCE_WEIGHT[r.confidence] ?? CONFIDENCE_WEIGHT.inferred;
+  return Math.round(relevance * access * recency * weight * 10_000) / 10_000;
+}
+
+export interface ScoreChange {
+  id: string;
+  score: number;
+}
+
+/** Pure: which records' scores change at `now`. */
+export function planScores(records: readonly ScoreInput[], now: Date): ScoreChange[] {
+  const out: ScoreChange[] = [];
+  for (const r of records) {
+    const next = computeScore(r, now);
+    if (next !== null && Math.abs(next - (r.score ?? 0)) >= 0.00005) out.push({ id: r.id, score: next });
+  }
+  return out;
+}

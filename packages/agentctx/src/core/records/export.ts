@@ -1,0 +1,58 @@
+import { formatAge } from '../../shared/age.js';
+import { type ContextRecord, GLOBAL_PROJECT, RECORD_TYPES } from '../../shared/types.js';
+import type { Db } from '../../storage/open.js';
+import { listRecords } from '../../storage/records-repo.js';
+import { namespacesOf } from './records.js';
+
+const HEADINGS: Record<string, string> = {
+  profile: 'Project profile',
+  decision: 'Decisions',
+  convention: 'Conventions',
+  preference: 'Preferences',
+  handover: 'Handover',
+  bugfix: 'Bug fixes',
+  discovery: 'Discoveries',
+};
+
+const ORDER = ['profile', 'decision', 'convention', 'preference', 'handover', 'bugfix', 'discovery'] as const;
+
+function recordMarkdown(r: ContextRecord, now: Date): string {
+  const meta = [
+    r.confidence,
+    r.scope === 'global' ? 'global' : null,
+    r.pinned ? 'pinned' : null,
+    `since ${r.valid_from.slice(0, 10)} (${formatAge(r.valid_from, now)})`,
+    r.superseded_at ? `superseded ${r.superseded_at.slice(0, 10)} by ${r.superseded_by}` : null,
+    `id ${r.id}`,
+  ].filter(Boolean);
+  return `### ${r.title}\n\n${r.body}\n\n<sub>${meta.join(' · ')}</sub>\n`;
+}
+
+/** The whole project and the global profile as Markdown, grouped by type. Never truncated. */
+export function exportMarkdown(
+  db: Db,
+  project: { id: string; name: string },
+  now: Date,
+  history = false,
+): { markdown: string; count: number } {
+  const records = listRecords(db, { namespaces: namespacesOf(project.id), history });
+  const parts = [
+    `# ${project.name} — agentctx export`,
+    '',
+    `Exported ${now.toISOString()}; ${records.length} records.`,
+    '',
+  ];
+  for (const type of ORDER) {
+    const own = records.filter((r) => r.type === type && r.project_id !== GLOBAL_PROJECT);
+    if (own.length === 0) continue;
+    parts.push(`## ${HEADINGS[type]}`, '', ...own.map((r) => recordMarkdown(r, now)));
+  }
+  const global = records.filter((r) => r.project_id === GLOBAL_PROJECT);
+  if (global.length > 0) {
+    parts.push('## Global developer profile', '');
+    for (const type of RECORD_TYPES) {
+      for (const r of global.filter((g) => g.type === type)) parts.push(recordMarkdown(r, now));
+    }
+  }
+  return { markdown: `${parts.join('\n').trimEnd()}\n`, count: records.length };
+}

@@ -1,0 +1,43 @@
+import { sha256Hex } from '../../shared/sha256.js';
+
+/**
+ * Normalise a git remote URL so that every spelling of one repository gives one string:
+ * lower-cased, scheme, credentials, port and `.git` suffix stripped, `git@host:path` and
+ * `https://host/path` unified to `host/path`.
+ */
+export function normalizeRemoteUrl(raw: string): string {
+  let url = raw.trim().toLowerCase();
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//.exec(url);
+  if (scheme) {
+    url = url.slice(scheme[0].length);
+    const slash = url.indexOf('/');
+    let authority = slash === -1 ? url : url.slice(0, slash);
+    const rest = slash === -1 ? '' : url.slice(slash);
+    authority = authority.slice(authority.lastIndexOf('@') + 1); // credentials
+    authority = authority.replace(/:\d*$/, ''); // port
+    url = authority + rest;
+  } else {
+    // scp-like: [user@]host:path (a colon before any slash)
+    const colon = url.indexOf(':');
+    const slash = url.indexOf('/');
+    if (colon > 0 && (slash === -1 || colon < slash)) {
+      const host = url.slice(0, colon);
+      url = `${host.slice(host.lastIndexOf('@') + 1)}/${url.slice(colon + 1)}`;
+    }
+  }
+  url = url.replace(/\/+/g, '/').replace(/\/+$/, '');
+  url = url.replace(/\.git$/, '').replace(/\/+$/, '');
+  return url;
+}
+
+/** SPEC §3.4: SHA-256 of the normalised origin remote, else of the absolute repo root. */
+export function projectIdFor(remote: string | null, root: string): string {
+  return sha256Hex(remote ? normalizeRemoteUrl(remote) : root);
+}
+
+/** A human name for a project: the last path segment of its remote or root. */
+export function projectNameFor(remote: string | null, root: string): string {
+  const source = remote ? normalizeRemoteUrl(remote) : root.replace(/[\\/]+$/, '');
+  const parts = source.split(/[\\/]/).filter(Boolean);
+  return parts[parts.length - 1] ?? source;
+}

@@ -1,0 +1,188 @@
+import type { Clock, IdGen } from '../../shared/clock.js';
+import { AgentctxError } from '../../shared/errors.js';
+import {
+  type Confidence,
+  type ContextRecord,
+  GLOBAL_PROJECT,
+  type Scope,
+  type Source,
+} from '../../shared/types.js';
+import type { Db } from '../../storage/open.js';
+import { currentHead, getRecord, insertRecord, markSuperseded } from '../../storage/records-repo.js';
+import { validateRecordFields } from './validation.js';
+
+export interface RecordsDeps {
+  db: Db;
+  clock: Clock;
+  newId: IdGen;
+  /** The working project; reads and writes are confined to it and `_global`. */
+  projectId: string;
+  reinforceThreshold?: number;
+}
+
+export interface CreateRecordInput {
+  type: unknown;
+  title: unknown;
+  body: unknown;
+  scope?: unknown;
+  confidence?: Confidence;
+  pinned?: boolean;
+  source: Source;
+  sessionId?: string | null;
+  /** When the fact became true; defaults to now. */
+  validFrom?: string;
+  /** Id of a current record this one replaces (SPEC §3.5), applied atomically with the insert. */
+  supersedes?: string | null;
+}
+
+export function namespacesOf(projectId: string): string[] {
+  return projectId === GLOBAL_PROJECT ? [GLOBAL_PROJECT] : [projectId, GLOBAL_PROJECT];
+}
+
+export function namespaceFor(projectId: string, scope: Scope): string {
+  return scope === 'global' ? GLOBAL_PROJECT : projectId;
+}
+
+/** A record the working project may see, or a not_found error. */
+export function requireVisible(deps: RecordsDeps, id: string): ContextRecord {
+  const rec = typeof id === 'string' ? getRecord(deps.db, id) : undefined;
+  if (!rec || !namespacesOf(deps.projectId).includes(rec.project_id)) {
+    throw new AgentctxError('not_found', `no record ${JSON.stringify(id)} in this project`, { id });
+  }
+  return rec;
+}
+
+function requireCurrent(deps: RecordsDeps, id: string): ContextRecord {
+  const rec = requireVisible(deps, id);
+  if (rec.superseded_at) {
+    const head = currentHead(deps.db, rec.id);
+    throw new AgentctxError(
+      'already_superseded',
+      `record ${rec.id} was already superseded; supersede the current head ${head?.id ?? 'unknown'} instead`,
+      { id: rec.id, current_head: head?.id ?? null },
+    );
+  }
+  return rec;
+}
+
+function insertChecked(deps: RecordsDeps, input: CreateRecordInput, now: string): ContextRecord {
+  const f = validateRecordFields(input);
+  const id = deps.newId();
+  insertRecord(deps.db, {
+    id,
+    project_id: namespaceFor(deps.projectId, f.scope),
+    type: f.type,
+    title: f.title,
+    body: f.body,
+    scope: f.scope,
+    pinned: input.pinned ? 1 : 0,
+    confidence: input.confidence ?? 'inferred',
+    reinforce_count: 0,
+    valid_from: input.validFrom ?? now,
+    recorded_at: now,
+    source: input.source,
+    session_id: input.sessionId ?? null,
+  });
+  return getRecord(deps.db, id)!;
+}
+
+function supersedeInside(deps: RecordsDeps, oldId: string, newRec: ContextRecord, now: string): void {
+  if (!markSuperseded(deps.db, oldId, newRec.id, now)) {
+    requireCurrent(deps, oldId); // throws the structured error
+  }
+  deps.db
+    .prepare("INSERT INTO edges (id, from_id, to_id, rel_type) VALUES (?, ?, ?, 'supersedes')")
+    .run(deps.newId(), newRec.id, oldId);
+}
+
+/** Create a record; with `supersedes`, replace that record in the same transaction. */
+export function createRecord(deps: RecordsDeps, input: CreateRecordInput): ContextRecord {
+  const run = deps.db.transaction(() => {
+    const now = deps.clock().toISOString();
+    const old = input.supersedes ? requireCurrent(deps, input.supersedes) : null;
+    if (old && old.type !== input.type) {
+      throw new AgentctxError(
+        'invalid_input',
+        `a ${String(input.type)} cannot supersede a ${old.type} (record ${old.id})`,
+        { field: 'supersedes' },
+      );
+    }
+    const rec = insertChecked(deps, input, now);
+    if (old) supersedeInside(deps, old.id, rec, now);
+    return getRecord(deps.db, rec.id)!;
+  });
+  return run.immediate();
+}
+
+export interface SupersedeInput {
+  body: unknown;
+  rationale?: unknown;
+  title?: unknown;
+  source: Source;
+  sessionId?: string | null;
+  confidence?: Confidence;
+}
+
+/** Compose the new body of a superseding record: the new text, then why it changed. */
+export function bodyWithRationale(body: unknown, rationale: unknown): unknown {
+  if (typeof body !== 'string') return body;
+  const why = typeof rationale === 'string' ? rationale.trim() : '';
+  return why ? `${body.trim()}\n\nWhy it changed: ${why}` : body;
+}
+
+/** SPEC §3.5 / ctx_supersede: replace a current record with a new one of the same type and scope. */
+export function supersedeRecord(
+  deps: RecordsDeps,
+  oldId: string,
+  input: SupersedeInput,
+): { old_id: string; new_id: string; record: ContextRecord } {
+  const run = deps.db.transaction(() => {
+    const old = requireCurrent(deps, oldId);
+    const now = deps.clock().toISOString();
+    const rec = insertChecked(
+      deps,
+      {
+        type: old.type,
+        title: input.title ?? old.title,
+        body: bodyWithRationale(input.body, input.rationale),
+        scope: old.scope,
+        confidence: input.confidence ?? 'explicit',
+        pinned: old.pinned === 1,
+        source: input.source,
+        sessionId: input.sessionId ?? null,
+      },
+      now,
+    );
+    supersedeInside(deps, old.id, rec, now);
+    return { old_id: old.id, new_id: rec.id, record: getRecord(deps.db, rec.id)! };
+  });
+  return run.immediate();
+}
+
+export function setPinned(deps: RecordsDeps, id: string, pinned: boolean): ContextRecord {
+  const rec = requireVisible(deps, id);
+  deps.db.prepare('UPDATE records SET pinned = ? WHERE id = ?').run(pinned ? 1 : 0, rec.id);
+  return getRecord(deps.db, rec.id)!;
+}
+
+/**
+ * SPEC §3.3: one more sighting of an inferred record in another session. `reinforce_count`
+ * counts the sightings after the first, so the record becomes `reinforced` once it has been
+ * seen in `reinforceThreshold` sessions in all (default 3: the first and two more), or at
+ * once when `explicit` confirms it. Transitions are one-way: explicit and reinforced records
+ * never change confidence here.
+ */
+export function reinforceRecord(deps: RecordsDeps, id: string, explicit = false): ContextRecord {
+  const threshold = deps.reinforceThreshold ?? 3;
+  const run = deps.db.transaction(() => {
+    const rec = requireVisible(deps, id);
+    const count = rec.reinforce_count + 1;
+    let confidence: Confidence = rec.confidence;
+    if (rec.confidence === 'inferred' && (explicit || 1 + count >= threshold)) confidence = 'reinforced';
+    deps.db
+      .prepare('UPDATE records SET reinforce_count = ?, confidence = ? WHERE id = ?')
+      .run(count, confidence, rec.id);
+    return getRecord(deps.db, rec.id)!;
+  });
+  return run.immediate();
+}

@@ -1,0 +1,86 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resetNamespace } from '../../../src/core/records/reset.js';
+import { extractTerms, type QueryTerm } from '../../../src/storage/fts-query.js';
+import { refreshTermDf, termDfLookup } from '../../../src/storage/term-df.js';
+import { testStore } from '../../support/store.js';
+import { tempDir } from '../../support/tmp.js';
+
+let t: ReturnType<typeof tempDir>;
+let s: ReturnType<typeof testStore>;
+beforeEach(() => {
+  t = tempDir();
+  s = testStore(t.path, 'shop');
+});
+afterEach(() => {
+  s.db.close();
+  t.cleanup();
+});
+
+const WORDS = ['retry', 'retries', 'retrying', 'webhook', 'queue', 'pet', 'pets', 'ledger', 'invoice'];
+
+function addRecords(n: number, from = 0, extra = '', project = 'shop'): void {
+  const ins = s.db.prepare(
+    `INSERT INTO records (id, project_id, type, title, body, scope, confidence, valid_from, recorded_at, source)
+     VALUES (?, ?, 'discovery', ?, ?, 'project', 'explicit', '2026-01-01', '2026-01-01', 'import')`,
+  );
+  s.db.transaction(() => {
+    for (let i = from; i < from + n; i++) {
+      const words = WORDS.filter((_, k) => (i + k) % (k + 2) === 0).join(' ');
+      ins.run(`r${project}${i}`, project, `note ${i}`, `${words} ${extra}`);
+    }
+  })();
+}
+
+/** What fts5vocab itself says: the reference every lookup must agree with after a rebuild. */
+function vocab(term: QueryTerm): number {
+  const exact = (w: string) =>
+    (s.db.prepare('SELECT doc FROM records_fts_vocab WHERE term = ?').get(w) as { doc: number } | undefined)
+      ?.doc ?? 0;
+  if (term.forms) return term.forms.reduce((n, f) => n + exact(f), 0);
+  if (term.prefix)
+    return (
+      s.db
+        .prepare('SELECT COALESCE(SUM(doc), 0) AS n FROM records_fts_vocab WHERE term >= ? AND term < ?')
+        .get(term.stem, `${term.stem}\u{10FFFF}`) as { n: number }
+    ).n;
+  return exact(term.stem);
+}
+
+const copied = () => (s.db.prepare('SELECT COUNT(*) AS n FROM term_df').get() as { n: number }).n;
+
+describe('term_df: document frequencies without walking posting lists', () => {
+  it('agrees with fts5vocab for exact words, prefixes and short-word forms', () => {
+    addRecords(300);
+    const terms = extractTerms('retrying the webhook queue for pets, invoices and the ledger, zebra');
+    expect(terms.some((x) => x.prefix)).toBe(true);
+    expect(terms.some((x) => x.forms)).toBe(true);
+    const before = terms.map((x) => termDfLookup(s.db)(x));
+    expect(before).toEqual(terms.map(vocab));
+    expect(refreshTermDf(s.db)).toMatchObject({ rebuilt: true });
+    expect(copied()).toBeGreaterThan(0);
+    expect(terms.map((x) => termDfLookup(s.db)(x))).toEqual(before);
+    expect(termDfLookup(s.db)(extractTerms('zebra')[0]!)).toBe(0);
+  });
+
+  it('finds words written after the rebuild; rebuilds once the store has changed enough', () => {
+    addRecords(300);
+    refreshTermDf(s.db);
+    addRecords(5, 300, 'kraken');
+    const kraken = extractTerms('kraken')[0]!;
+    expect(termDfLookup(s.db)(kraken)).toBe(5); // not in the copy: counted in the index
+    expect(refreshTermDf(s.db)).toEqual({ rebuilt: false, terms: -1 }); // 5 of 305: not yet
+    addRecords(250, 305, 'kraken');
+    expect(refreshTermDf(s.db)).toMatchObject({ rebuilt: true });
+    expect(termDfLookup(s.db)(kraken)).toBe(255);
+  });
+
+  it('is cleared by a reset, so counts of deleted records are not used', () => {
+    addRecords(300);
+    addRecords(50, 0, 'narwhal', 'other');
+    refreshTermDf(s.db);
+    expect(copied()).toBeGreaterThan(0);
+    resetNamespace(s.db, 'other');
+    expect(copied()).toBe(0);
+    expect(termDfLookup(s.db)(extractTerms('narwhal')[0]!)).toBe(0);
+  });
+});

@@ -19,7 +19,7 @@ function hex(i: number): string {
 const samples: Record<string, string> = {
   prose:
     'We decided to use SQLite with WAL mode because concurrent hook processes write in parallel, and the developer prefers small files named for what they hold.',
-  code: readFileSync(join(PACKAGE_ROOT, 'src', 'core', 'records.ts'), 'utf8'),
+  code: readFileSync(join(PACKAGE_ROOT, 'src', 'core', 'records', 'records.ts'), 'utf8'),
   hexIds: Array.from({ length: 40 }, (_, i) => hex(i)).join(' '),
   ulids: '01JDQ8ZK4M3N5P7Q9R1S3T5V7W 01JDQ8ZK4M3N5P7Q9R1S3T5V7X 01M8VGTA77F2BX8SSYH2A4QTH5',
   base64: Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 7919) % 256)).toString('base64'),

@@ -8,14 +8,8 @@ import {
   planUnregisterMcp,
   registerWithClaudeCli,
 } from './mcp-registration.js';
-import {
-  installedHooks,
-  planInstallHooks,
-  planRemoveHooks,
-  projectSettingsPath,
-  type SettingsPlan,
-  userSettingsPath,
-} from './settings.js';
+import { installedHooks, planInstallHooks, planRemoveHooks } from './settings.js';
+import { projectSettingsPath, type SettingsPlan, userSettingsPath } from './settings-file.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -12,7 +12,7 @@ import {
   replaceValue,
   toValue,
 } from './json-text.js';
-import { parseSettings, type SettingsPlan } from './settings.js';
+import { parseSettings, type SettingsPlan } from './settings-file.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -1,6 +1,7 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { AgentctxError } from '../shared/errors.js';
+/**
+ * The edits of a settings text that install and remove agentctx's hooks: add what is missing,
+ * fix what differs, remove only ours, and leave the rest of the text as it was.
+ */
 import {
   appendMember,
   applyEdit,
@@ -8,163 +9,18 @@ import {
   type JsonArray,
   type JsonNode,
   type JsonObject,
-  JsonSyntaxError,
-  parseJsonTree,
   removeMember,
   toValue,
 } from './json-text.js';
-
-type Env = Record<string, string | undefined>;
-
-/** One hook agentctx registers: the Claude Code event, our sub-command, its timeout in seconds. */
-export interface HookSpec {
-  event: string;
-  slug: string;
-  timeout: number;
-  async?: boolean;
-  matcher?: string;
-}
-
-/**
- * What `agentctx init` registers. Timeouts are ceilings, not budgets: the prompt hook targets
- * ≤ 150 ms, Stop/SessionEnd only spawn a detached child and return.
- */
-export const HOOK_SPECS: readonly HookSpec[] = [
-  { event: 'SessionStart', slug: 'session-start', timeout: 10 },
-  { event: 'UserPromptSubmit', slug: 'user-prompt-submit', timeout: 10 },
-  { event: 'PostToolUse', slug: 'post-tool-use', timeout: 30, async: true, matcher: '*' },
-  // a failing tool (a Bash command with a non-zero exit) fires this instead of PostToolUse
-  { event: 'PostToolUseFailure', slug: 'post-tool-use', timeout: 30, async: true, matcher: '*' },
-  { event: 'PreCompact', slug: 'pre-compact', timeout: 15 },
-  { event: 'Stop', slug: 'stop', timeout: 10 },
-  { event: 'SessionEnd', slug: 'session-end', timeout: 10 },
-  { event: 'CwdChanged', slug: 'cwd-changed', timeout: 10 },
-];
-
-/** Every command agentctx writes starts with this; nothing else in a settings file does. */
-export const OUR_COMMAND_PREFIX = 'agentctx hook ';
-
-export function isOurCommand(command: unknown): boolean {
-  return typeof command === 'string' && command.trim().startsWith(OUR_COMMAND_PREFIX);
-}
-
-export function hookCommand(spec: HookSpec): string {
-  return `${OUR_COMMAND_PREFIX}${spec.slug}`;
-}
-
-function hookEntry(spec: HookSpec): Record<string, unknown> {
-  const entry: Record<string, unknown> = {
-    type: 'command',
-    command: hookCommand(spec),
-    timeout: spec.timeout,
-  };
-  if (spec.async) entry.async = true;
-  return entry;
-}
-
-function hookGroup(spec: HookSpec): Record<string, unknown> {
-  return spec.matcher === undefined
-    ? { hooks: [hookEntry(spec)] }
-    : { matcher: spec.matcher, hooks: [hookEntry(spec)] };
-}
-
-/** Claude Code's config folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
-export function claudeConfigDir(env: Env): string {
-  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
-}
-
-export function userSettingsPath(env: Env): string {
-  return join(claudeConfigDir(env), 'settings.json');
-}
-
-export function projectSettingsPath(repoRoot: string): string {
-  return join(repoRoot, '.claude', 'settings.json');
-}
-
-/** A settings file's text parsed, or a one-line error naming the file. Empty text counts as `{}`. */
-export function parseSettings(text: string | null, path: string): { text: string; root: JsonObject } {
-  const src = text === null || text.trim() === '' ? '{}\n' : text;
-  let root: JsonNode;
-  try {
-    root = parseJsonTree(src);
-  } catch (err) {
-    const why = err instanceof JsonSyntaxError ? err.message : String(err);
-    throw new AgentctxError(
-      'malformed_settings',
-      `${path} is not valid JSON (${why}); fix it and run again`,
-      {
-        path,
-      },
-    );
-  }
-  if (root.kind !== 'object') {
-    throw new AgentctxError('malformed_settings', `${path} must hold a JSON object; fix it and run again`, {
-      path,
-    });
-  }
-  return { text: src, root };
-}
-
-export interface SettingsPlan {
-  /** The new file text (unchanged text when nothing changes). */
-  text: string;
-  changed: boolean;
-  added: string[];
-  updated: string[];
-  removed: string[];
-}
-
-function expectObject(node: JsonNode | undefined, what: string, path: string): JsonObject | undefined {
-  if (node === undefined) return undefined;
-  if (node.kind !== 'object')
-    throw new AgentctxError(
-      'malformed_settings',
-      `${what} in ${path} is not an object; fix it and run again`,
-      {
-        path,
-      },
-    );
-  return node;
-}
-
-function expectArray(node: JsonNode | undefined, what: string, path: string): JsonArray | undefined {
-  if (node === undefined) return undefined;
-  if (node.kind !== 'array')
-    throw new AgentctxError(
-      'malformed_settings',
-      `${what} in ${path} is not an array; fix it and run again`,
-      {
-        path,
-      },
-    );
-  return node;
-}
-
-interface OurEntry {
-  group: number;
-  entry: number;
-  /** The whole group holds nothing but our entries. */
-  groupIsOurs: boolean;
-}
-
-function ourEntries(eventArr: JsonArray): OurEntry[] {
-  const out: OurEntry[] = [];
-  eventArr.items.forEach((group, g) => {
-    if (group.kind !== 'object') return;
-    const hooks = getProp(group, 'hooks')?.value;
-    if (hooks?.kind !== 'array') return;
-    const mine = hooks.items
-      .map((h, e) => ({ h, e }))
-      .filter(
-        ({ h }) => h.kind === 'object' && isOurCommand(toValue(getProp(h, 'command')?.value ?? nullNode)),
-      );
-    for (const { e } of mine)
-      out.push({ group: g, entry: e, groupIsOurs: mine.length === hooks.items.length });
-  });
-  return out;
-}
-
-const nullNode: JsonNode = { kind: 'scalar', start: 0, end: 0, value: null };
+import { expectArray, expectObject, parseSettings, type SettingsPlan } from './settings-file.js';
+import {
+  HOOK_SPECS,
+  type HookSpec,
+  hookEntry,
+  hookGroup,
+  nullNode,
+  ourEntries,
+} from './settings-hook-entries.js';
 
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   compileExtraPatterns,
   createRedactor,
-  entropy,
   redactDeep,
   redactorFor,
   redactSecrets,
 } from '../../../../src/core/redaction/redact.js';
+import { entropy } from '../../../../src/core/redaction/secret-values.js';
 import { leaks, rand, secretCorpus } from '../../../support/secret-corpus.js';
 
 const r = redactSecrets;

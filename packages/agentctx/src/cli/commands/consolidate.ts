@@ -4,7 +4,7 @@ import { appendLog } from '../../app/log.js';
 import { loadEmbedder, openSemantic, semanticConfig } from '../../app/semantic.js';
 import { backfillEmbeddings, countPending } from '../../core/consolidation/backfill.js';
 import { consolidate } from '../../core/consolidation/run.js';
-import { refreshProfile } from '../../core/profile/profile-detect.js';
+import { refreshProfile } from '../../core/profile/refresh-profile.js';
 import { namespacesOf } from '../../core/records/records.js';
 import { errorMessage } from '../../shared/errors.js';
 import type { VectorStore } from '../../storage/vectors/store.js';

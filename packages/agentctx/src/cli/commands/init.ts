@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { installIntoClaude } from '../../claude/install.js';
-import { type ProfileChanges, refreshProfile } from '../../core/profile/profile-detect.js';
+import { type ProfileChanges, refreshProfile } from '../../core/profile/refresh-profile.js';
 import { decideBackend } from '../../llm/select.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { ensurePrivateDir } from '../../storage/open.js';

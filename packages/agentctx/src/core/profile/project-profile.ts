@@ -1,7 +1,7 @@
 import { RECORD_TYPES, type RecordType } from '../../shared/types.js';
 import type { Db } from '../../storage/open.js';
 import { countByType } from '../../storage/records-repo.js';
-import { LIST_SEPARATOR, PROFILE_KEYS, type ProfileKey, profileKeyOfTitle } from './profile-detect.js';
+import { LIST_SEPARATOR, PROFILE_KEYS, type ProfileKey, profileKeyOfTitle } from './profile-keys.js';
 
 /** The `ctx_project` result (SPEC §5), assembled from stored `profile` records. */
 export interface ProjectProfile {

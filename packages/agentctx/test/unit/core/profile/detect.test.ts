@@ -1,12 +1,10 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  detectProfile,
-  readTomlSections,
-  refreshProfile,
-} from '../../../../src/core/profile/profile-detect.js';
+import { readTomlSections } from '../../../../src/core/profile/detect/toml.js';
+import { detectProfile } from '../../../../src/core/profile/detect-profile.js';
 import { assembleProjectProfile } from '../../../../src/core/profile/project-profile.js';
+import { refreshProfile } from '../../../../src/core/profile/refresh-profile.js';
 import { createRecord } from '../../../../src/core/records/records.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';

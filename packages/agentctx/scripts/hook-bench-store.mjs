@@ -169,9 +169,16 @@ function makeStore(dir, projectId, n) {
   const lines = ['# Project context: app', ''];
   for (let i = 0; i < 40; i++) lines.push(`- [decision] ${sentence(10)} (${ids[i % ids.length]})`);
   writeFileSync(join(digests, `${projectId}.md`), lines.join('\n'));
+  // nothing was retired through agentctx (the rows above were inserted as they are): stamp 0
   writeFileSync(
-    join(digests, `${projectId}.ids.json`),
-    JSON.stringify({ ids, tokens: 1300, generated_at: new Date().toISOString() }),
+    join(digests, `${projectId}.digest.json`),
+    JSON.stringify({
+      text: lines.join('\n'),
+      ids,
+      tokens: 1300,
+      generated_at: new Date().toISOString(),
+      retire_stamp: 0,
+    }),
   );
   return { home, env };
 }

@@ -2,6 +2,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { migrate, SCHEMA_VERSION } from './migrations.js';
+import { installRetirementScope } from './retirement.js';
 
 /**
  * How every agentctx connection is opened, whichever way better-sqlite3 was loaded (the CLI
@@ -52,6 +53,8 @@ export function openWith(Database: DatabaseCtor, path: string, opts: OpenOptions
   db.exec(
     `PRAGMA busy_timeout = ${Math.trunc(opts.busyTimeoutMs ?? 10000)}; PRAGMA foreign_keys = ON; PRAGMA mmap_size = ${MMAP_BYTES};${opts.readonly ? '' : ' PRAGMA synchronous = NORMAL;'}`,
   );
+  // every transaction counts the retirements it commits (Invariant 3; storage/retirement.ts)
+  installRetirementScope(db);
   if (!opts.readonly && (fresh || db.pragma('journal_mode', { simple: true }) !== 'wal'))
     db.pragma('journal_mode = WAL');
   if (!opts.readonly && (db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) migrate(db);

@@ -139,6 +139,49 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
+  // 6: invariants the database keeps itself.
+  // (a) One current handover per project, one current profile record per key (its title)
+  // (SPEC §3.2, §3.5): stores written before this have duplicates closed first, the newest
+  // (the one the digest shows) kept and named as their successor, then partial unique indexes.
+  // (b) Retirement counting (Invariant 3, storage/retirement.ts): retiring or deleting a current
+  // record calls agentctx_retiring(), which every agentctx connection defines.
+  `
+  CREATE TEMP TABLE m6_retire AS
+    SELECT id, keeper FROM (
+      SELECT id,
+        first_value(id) OVER w AS keeper,
+        row_number() OVER w AS n
+      FROM records
+      WHERE superseded_at IS NULL AND type IN ('handover', 'profile')
+      WINDOW w AS (
+        PARTITION BY project_id, type, CASE WHEN type = 'profile' THEN title END
+        ORDER BY valid_from DESC, id DESC
+      )
+    ) WHERE n > 1;
+  UPDATE records SET
+    superseded_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+    superseded_by = (SELECT keeper FROM m6_retire WHERE m6_retire.id = records.id)
+  WHERE id IN (SELECT id FROM m6_retire);
+  INSERT INTO edges (id, from_id, to_id, rel_type)
+    SELECT 'm6-' || id, keeper, id, 'supersedes' FROM m6_retire;
+  DROP TABLE m6_retire;
+
+  CREATE UNIQUE INDEX records_one_current_handover ON records(project_id)
+    WHERE type = 'handover' AND superseded_at IS NULL;
+  CREATE UNIQUE INDEX records_one_current_profile_key ON records(project_id, title)
+    WHERE type = 'profile' AND superseded_at IS NULL;
+
+  CREATE TRIGGER records_retire_count AFTER UPDATE OF superseded_at ON records
+    WHEN old.superseded_at IS NULL AND new.superseded_at IS NOT NULL
+  BEGIN
+    SELECT agentctx_retiring();
+  END;
+  CREATE TRIGGER records_delete_count AFTER DELETE ON records
+    WHEN old.superseded_at IS NULL
+  BEGIN
+    SELECT agentctx_retiring();
+  END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -8,10 +8,11 @@ import {
 } from '../../storage/consolidation-repo.js';
 import { buildMatchExpression, extractTerms, type QueryTerm } from '../../storage/fts-query.js';
 import type { Db } from '../../storage/open.js';
+import { equaliseStaleCounters } from '../../storage/retirement.js';
 import { refreshTermDf, termDfLookup } from '../../storage/term-df.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
+import { writeStampedDigest } from '../digest/current-digest.js';
 import { composeDigest } from '../digest/digest.js';
-import { writeDigest } from '../digest/digest-file.js';
 import { scanDrift } from '../drift/drift.js';
 import { namespacesOf } from '../records/records.js';
 import {
@@ -242,13 +243,16 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     }
 
     step('digest', () => {
-      const d = composeDigest(db, deps.project, {
-        now,
-        drift: driftCounts,
-        ...(deps.vectors ? { vectors: deps.vectors } : {}),
-      });
-      writeDigest(deps.digestsDir, deps.project.id, d);
-      summary.digest = { tokens: d.tokens, ids: d.ids.length, path_written: true };
+      // a writer killed mid-retirement left the counters unequal: repair them once it is surely dead
+      equaliseStaleCounters(db.name, Date.now());
+      const { digest: d } = writeStampedDigest(db, deps.digestsDir, deps.project.id, () =>
+        composeDigest(db, deps.project, {
+          now,
+          drift: driftCounts,
+          ...(deps.vectors ? { vectors: deps.vectors } : {}),
+        }),
+      );
+      summary.digest = { tokens: d?.tokens ?? 0, ids: d?.ids.length ?? 0, path_written: d !== null };
       committed('digest');
     });
 

@@ -5,6 +5,7 @@ import { currentHead } from '../../storage/records-repo.js';
 import { createScratchIndex, type ScratchIndex } from '../../storage/scratch-fts.js';
 import { type MemoryFile, type Passage, passagesOf, readMemoryFiles } from './claudemd-files.js';
 import type { DriftEntry, DriftOptions, DriftReport } from './drift-types.js';
+import { MATCH_COVERAGE } from './match-coverage.js';
 
 /**
  * CLAUDE.md drift (SPEC §5 `ctx_sync_claudemd`): does the project's CLAUDE.md (with
@@ -22,7 +23,8 @@ import type { DriftEntry, DriftOptions, DriftReport } from './drift-types.js';
  * Read-only: nothing is written anywhere.
  */
 
-export const MATCH_COVERAGE = 0.55;
+export { MATCH_COVERAGE } from './match-coverage.js';
+
 const HISTORY_DAYS = 90;
 const TOP_PASSAGES = 6;
 const MAX_SIGNATURE_TERMS = 24;

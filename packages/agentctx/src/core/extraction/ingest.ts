@@ -199,14 +199,6 @@ export function ingestHandover(
     sessionId: opts.sessionId,
     supersedes: head?.id ?? null,
   });
-  // Older duplicates of "current" (should not exist) are closed too: one current per project.
-  for (const extra of current.slice(1)) {
-    deps.db
-      .prepare(
-        'UPDATE records SET superseded_at = ?, superseded_by = ? WHERE id = ? AND superseded_at IS NULL',
-      )
-      .run(rec.recorded_at, rec.id, extra.id);
-  }
   report.created.push({
     id: rec.id,
     type: rec.type,

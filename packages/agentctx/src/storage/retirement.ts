@@ -60,15 +60,19 @@ export interface RetirementScope {
   leave(entered: boolean): void;
 }
 
+const scopes = new WeakMap<Db, RetirementScope>();
+
+/** The retirement scope installed on a connection (tests drive it step by step). */
+export function retirementScopeOf(db: Db): RetirementScope | undefined {
+  return scopes.get(db);
+}
+
 function isFileBacked(db: Db): boolean {
   return !db.memory && db.name !== '' && db.name !== ':memory:';
 }
 
-/**
- * Register `agentctx_retiring()` on `db` and make every `db.transaction(...)` a retirement
- * scope. Returns the scope (tests drive it step by step; production code never needs it).
- */
-export function installRetirementScope(db: Db): RetirementScope {
+/** Register `agentctx_retiring()` on `db` and make every `db.transaction(...)` a retirement scope. */
+export function installRetirementScope(db: Db): void {
   const files = isFileBacked(db) ? counterFiles(db.name) : null;
   const state: Scope = { depth: 0, begun: false };
   db.function(RETIRING_FUNCTION, { deterministic: false }, () => {
@@ -119,7 +123,7 @@ export function installRetirementScope(db: Db): RetirementScope {
     for (const mode of ['deferred', 'immediate', 'exclusive'] as const) out[mode] = wrap(tx[mode]);
     return out;
   }) as unknown as Db['transaction'];
-  return scope;
+  scopes.set(db, scope);
 }
 
 /** How long unequal counters must stay untouched before consolidation takes the writer for dead. */

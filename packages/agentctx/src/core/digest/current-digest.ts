@@ -23,6 +23,12 @@ export function isCurrent(digest: StampedDigest, c: RetirementCounters): boolean
   return digest.retire_stamp >= 0 && c.begun === c.done && c.begun === digest.retire_stamp;
 }
 
+/** The stamp to compose under now: the retirement count when none is in flight, else null. */
+export function settledStamp(dbPath: string): number | null {
+  const c = readRetirementCounters(dbPath);
+  return c.begun === c.done ? c.begun : null;
+}
+
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
 export interface StampedWrite<T extends StampedDigest> {
@@ -48,12 +54,12 @@ export function writeStampedDigest<T extends Digest>(
   const attempts = Math.max(1, opts.attempts ?? 40);
   for (let i = 0; i < attempts; i++) {
     if (i > 0) Atomics.wait(nap, 0, 0, opts.waitMs ?? 50);
-    const c = readRetirementCounters(db.name);
-    if (c.begun !== c.done) continue;
+    const stamp = settledStamp(db.name);
+    if (stamp === null) continue;
     const composed = db.transaction(compose)();
-    const digest = { ...composed, retire_stamp: c.begun };
+    const digest = { ...composed, retire_stamp: stamp };
     writeDigest(dir, projectId, digest);
-    return { digest, stamp: c.begun };
+    return { digest, stamp };
   }
   return { digest: null, stamp: null };
 }

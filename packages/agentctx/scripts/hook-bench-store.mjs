@@ -132,6 +132,7 @@ function makeStore(dir, projectId, n) {
      VALUES (?, ?, ?, ?, ?, ?, 0, ?, 0, ?, ?, ?, NULL, ?, ?)`,
   );
   const ids = [];
+  const currentHandover = new Set();
   db.transaction(() => {
     for (let i = 0; i < n; i++) {
       const id = ulidLike(i);
@@ -141,7 +142,12 @@ function makeStore(dir, projectId, n) {
       const r = rand();
       const pid = r < 0.8 ? projectId : r < 0.9 ? 'f'.repeat(64) : '_global';
       const scope = pid === '_global' && type !== 'handover' && type !== 'profile' ? 'global' : 'project';
-      const superseded = rand() < 0.15 ? at : null;
+      // one current handover per project (a unique index holds the store to it)
+      let superseded = rand() < 0.15 ? at : null;
+      if (type === 'handover' && !superseded) {
+        if (currentHandover.has(pid)) superseded = at;
+        else currentHandover.add(pid);
+      }
       const title = sentence(4 + Math.floor(rand() * 6)).slice(0, 119);
       insert.run(
         id,

@@ -52,12 +52,17 @@ describe('agentctx consolidate (built CLI)', () => {
     expect(text).toContain('Note: CLAUDE.md is behind the store: 2 decisions/conventions missing.');
     // the profile refresh ran: the test command was read from package.json
     expect(text).toContain('- Test command: npm test');
-    const meta = JSON.parse(readFileSync(join(dir, `${id}.ids.json`), 'utf8')) as {
+    const meta = JSON.parse(readFileSync(join(dir, `${id}.digest.json`), 'utf8')) as {
+      text: string;
       ids: string[];
       tokens: number;
+      retire_stamp: number;
     };
+    expect(meta.text).toBe(text);
     expect(meta.ids.length).toBeGreaterThanOrEqual(3);
     expect(meta.tokens).toBeLessThanOrEqual(1500);
+    // composed after the duplicate merge retired a record: stamped with that retirement
+    expect(meta.retire_stamp).toBe(1);
     expect(readFileSync(join(t.path, '.agentctx', 'logs', 'consolidate.log'), 'utf8')).toContain(
       'finished=true',
     );

@@ -142,16 +142,17 @@ function makeStore(dir, projectId, n) {
       const r = rand();
       const pid = r < 0.8 ? projectId : r < 0.9 ? 'f'.repeat(64) : '_global';
       const scope = pid === '_global' && type !== 'handover' && type !== 'profile' ? 'global' : 'project';
+      const owner = scope === 'global' ? '_global' : pid === '_global' ? projectId : pid;
       // one current handover per project (a unique index holds the store to it)
       let superseded = rand() < 0.15 ? at : null;
       if (type === 'handover' && !superseded) {
-        if (currentHandover.has(pid)) superseded = at;
-        else currentHandover.add(pid);
+        if (currentHandover.has(owner)) superseded = at;
+        else currentHandover.add(owner);
       }
       const title = sentence(4 + Math.floor(rand() * 6)).slice(0, 119);
       insert.run(
         id,
-        scope === 'global' ? '_global' : pid === '_global' ? projectId : pid,
+        owner,
         type,
         title,
         body(),

@@ -189,7 +189,7 @@ function runSchedule(
       pc: 0,
       enabled: () => [...inFlight].every((x) => !x.busy()),
       busy: () => false,
-      steps: [() => equaliseStaleCounters(w.path, Date.now(), 0)],
+      steps: [() => equaliseStaleCounters(w.path, Date.now() + 1000, 0)],
     };
     actors.push(a);
   }
@@ -228,8 +228,9 @@ describe('the digest and the retirement counters under interleavings', () => {
           try {
             expect(runSchedule(w, plan, schedule)).toEqual([]);
             // liveness: with nothing in flight (a killed writer's mismatch repaired), composing
-            // gives a digest every reader takes as current, showing only current records
-            equaliseStaleCounters(w.path, Date.now(), 0);
+            // gives a digest every reader takes as current, showing only current records ("now"
+            // a second ahead: file times are finer than Date.now())
+            equaliseStaleCounters(w.path, Date.now() + 1000, 0);
             const written = writeStampedDigest(w.seedDb, w.digests, PROJECT.id, w.compose(w.seedDb), {
               attempts: 1,
             });

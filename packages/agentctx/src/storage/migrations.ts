@@ -144,7 +144,9 @@ export const MIGRATIONS: readonly string[] = [
   // (SPEC §3.2, §3.5): stores written before this have duplicates closed first, the newest
   // (the one the digest shows) kept and named as their successor, then partial unique indexes.
   // (b) Retirement counting (Invariant 3, storage/retirement.ts): retiring or deleting a current
-  // record calls agentctx_retiring(), which every agentctx connection defines.
+  // record of a type the SessionStart digest can show calls agentctx_retiring(), which every
+  // agentctx connection defines. (Discoveries and bug fixes, retired after every test run, are
+  // never in the digest; a test fails if the digest shows a type these triggers leave out.)
   `
   CREATE TEMP TABLE m6_retire AS
     SELECT id, keeper FROM (
@@ -173,11 +175,13 @@ export const MIGRATIONS: readonly string[] = [
 
   CREATE TRIGGER records_retire_count AFTER UPDATE OF superseded_at ON records
     WHEN old.superseded_at IS NULL AND new.superseded_at IS NOT NULL
+      AND old.type IN ('decision', 'convention', 'preference', 'handover', 'profile')
   BEGIN
     SELECT agentctx_retiring();
   END;
   CREATE TRIGGER records_delete_count AFTER DELETE ON records
     WHEN old.superseded_at IS NULL
+      AND old.type IN ('decision', 'convention', 'preference', 'handover', 'profile')
   BEGIN
     SELECT agentctx_retiring();
   END;

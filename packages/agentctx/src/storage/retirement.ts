@@ -11,9 +11,9 @@ import type { Db } from './connection.js';
  * committed or rolled back. Appends are O_APPEND writes of one byte, atomic on local files.
  *
  * There is one choke point, so no write path can forget it: a trigger on `records` (migration 6)
- * calls `agentctx_retiring()` whenever a current record is retired or deleted; this module
- * registers that function on every connection (storage/connection.ts) and wraps the
- * connection's `transaction()`. The function appends to `begun` (once per transaction) and
+ * calls `agentctx_retiring()` whenever a current record of a type the digest can show is
+ * retired or deleted; this module registers that function on every connection
+ * (storage/connection.ts) and wraps the connection's `transaction()`. The function appends to `begun` (once per transaction) and
  * throws when no transaction of ours is open, so a retirement in an autocommit statement or a
  * hand-written BEGIN fails instead of going uncounted; the wrapper appends to `done` when the
  * outermost transaction has ended.

@@ -254,3 +254,49 @@ describe('the digest and the retirement counters under interleavings', () => {
     );
   });
 });
+
+describe('what the counters watch', () => {
+  it('retiring any record a digest can show moves them; a discovery or bug fix does not', () => {
+    const db = openDb(join(t.path, 'agentctx.db'));
+    try {
+      const newId = monotonicFactory();
+      const deps = (projectId: string) => ({ db, clock: () => NOW, newId, projectId });
+      const made = [
+        ['decision', 'project'],
+        ['convention', 'project'],
+        ['handover', 'project'],
+        ['profile', 'project'],
+        ['preference', 'global'],
+        ['discovery', 'project'],
+        ['bugfix', 'project'],
+      ].map(([type, scope], i) =>
+        createRecord(deps(PROJECT.id), {
+          type,
+          title: `Record ${i} of type ${type}`,
+          body: `What record ${i} says.`,
+          scope,
+          source: 'cli',
+          confidence: 'explicit',
+        }),
+      );
+      const shown = composeDigest(db, PROJECT, { now: NOW }).ids;
+      const retire = (id: string) =>
+        db.transaction(() =>
+          db.prepare('UPDATE records SET superseded_at = ? WHERE id = ?').run(NOW.toISOString(), id),
+        )();
+      for (const r of made) {
+        const before = readRetirementCounters(db.name).begun;
+        retire(r.id);
+        const moved = readRetirementCounters(db.name).begun - before;
+        if (shown.includes(r.id)) expect(moved, `${r.type} is in the digest`).toBe(1);
+        if (r.type === 'discovery' || r.type === 'bugfix') expect(moved).toBe(0);
+      }
+      // every type the digest showed was watched
+      expect(new Set(made.filter((r) => shown.includes(r.id)).map((r) => r.type))).toEqual(
+        new Set(['decision', 'convention', 'handover', 'profile', 'preference']),
+      );
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tryLock } from '../../../src/app/lock.js';
 import { resolveProject } from '../../../src/app/project.js';
 import { openDb } from '../../../src/storage/open.js';
+import { readRetirementCounters } from '../../../src/storage/retirement.js';
 import { BIN, isolatedEnv, runAgentctx, runJson } from '../../support/cli.js';
 import { fakeRepo, tempDir } from '../../support/tmp.js';
 
@@ -61,8 +62,9 @@ describe('agentctx consolidate (built CLI)', () => {
     expect(meta.text).toBe(text);
     expect(meta.ids.length).toBeGreaterThanOrEqual(3);
     expect(meta.tokens).toBeLessThanOrEqual(1500);
-    // composed after the duplicate merge retired a record: stamped with that retirement
-    expect(meta.retire_stamp).toBe(1);
+    // stamped with the store's retirement count (the merge retired a discovery, which no digest shows)
+    expect(meta.retire_stamp).toBe(readRetirementCounters(join(t.path, '.agentctx', 'agentctx.db')).begun);
+    expect(meta.retire_stamp).toBe(0);
     expect(readFileSync(join(t.path, '.agentctx', 'logs', 'consolidate.log'), 'utf8')).toContain(
       'finished=true',
     );

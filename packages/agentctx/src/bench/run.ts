@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baselineSearch, type SearchOptions, search } from '../core/retrieval/search.js';
+import { baselineSearch, search } from '../core/retrieval/search.js';
+import type { SearchOptions } from '../core/retrieval/search-types.js';
 import { type Db, openDb } from '../storage/open.js';
 import { insertRecord } from '../storage/records-repo.js';
 import type { BenchDataset } from './dataset.js';

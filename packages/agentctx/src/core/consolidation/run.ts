@@ -12,7 +12,7 @@ import { refreshTermDf, termDfLookup } from '../../storage/term-df.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
 import { composeDigest } from '../digest/digest.js';
 import { writeDigest } from '../digest/digest-file.js';
-import { scanDrift } from '../drift/drift.js';
+import { scanDrift } from '../drift/scan.js';
 import { namespacesOf } from '../records/records.js';
 import {
   type DupInput,

@@ -3,7 +3,7 @@ import { estimateTokens } from '../../shared/tokens.js';
 import { type ContextRecord, GLOBAL_PROJECT } from '../../shared/types.js';
 import type { Db } from '../../storage/open.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
-import { MATCH_COVERAGE } from '../drift/drift.js';
+import { MATCH_COVERAGE } from '../drift/coverage.js';
 import type { Digest } from './digest-file.js';
 import { semanticDigestOrder } from './digest-rank.js';
 

@@ -1,5 +1,8 @@
 import { join } from 'node:path';
-import { applyPlan, driftReport, planClaudeMdEdits, renderDiff, scanDrift } from '../../core/drift/drift.js';
+import { applyPlan, planClaudeMdEdits } from '../../core/drift/claudemd-edits.js';
+import { driftReport } from '../../core/drift/report.js';
+import { scanDrift } from '../../core/drift/scan.js';
+import { renderDiff } from '../../core/drift/unified-diff.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { writeFileAtomic } from '../../storage/atomic-write.js';
 import { bool, num } from '../args.js';

@@ -2,7 +2,7 @@ import { formatAge } from '../../shared/age.js';
 import { type ContextRecord, GLOBAL_PROJECT } from '../../shared/types.js';
 import type { Db } from '../../storage/open.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
-import { MATCH_COVERAGE } from '../drift/drift.js';
+import { MATCH_COVERAGE } from '../drift/coverage.js';
 import { cut, type Line, oneLine, recordLine, UNCONFIRMED } from './digest-lines.js';
 import { semanticDigestOrder } from './digest-rank.js';
 

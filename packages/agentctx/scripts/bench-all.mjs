@@ -78,7 +78,7 @@ const sections = [
     ? [
         {
           title: 'Semantic layer: keyword-only vs hybrid on LoCoMo (glove fixture)',
-          how: 'The same queries through keyword-only retrieval and through hybrid (keyword candidates re-ranked by coverage tier and cosine, see core/hybrid.ts) in one run. The embedder is the small GloVe fixture in test/fixtures/models (the production model, bge-small, cannot be downloaded here).',
+          how: 'The same queries through keyword-only retrieval and through hybrid (keyword candidates re-ranked by coverage tier and cosine, see core/retrieval/hybrid.ts) in one run. The embedder is the small GloVe fixture in test/fixtures/models (the production model, bge-small, cannot be downloaded here).',
           args: [
             'scripts/bench-retrieval.mjs',
             '--dataset',

@@ -3,6 +3,7 @@ import { namespacesOf } from '../../core/records/records.js';
 import { decideBackend } from '../../llm/select.js';
 import { CONFIDENCES, RECORD_TYPES } from '../../shared/types.js';
 import { dailyExtractionCost } from '../../storage/extraction-state-repo.js';
+import { folderPrivacy } from '../../storage/open.js';
 import { countByConfidence, countByType } from '../../storage/records-repo.js';
 import { listSessions, sessionTotals, tokenWindows } from '../../storage/sessions-repo.js';
 import type { Command } from '../command.js';
@@ -35,12 +36,15 @@ export const command: Command = {
     const cap = a.config.llm.dailyCostCapUsd;
     const capReached = spent >= cap;
     const maintenance = maintenanceStatus(a.db, a.project.id, a.clock());
+    // opening the store tightened a loose home already; what is still open could not be
+    const privacy = folderPrivacy(a.paths.home);
     const json = {
       project_id: a.project.id,
       project: a.project.name,
       root: a.project.root,
       origin: a.project.origin,
       store: a.paths.db,
+      home: { path: a.paths.home, mode: privacy?.mode ?? null, private: privacy?.private ?? false },
       counts,
       confidence,
       global_counts: global,
@@ -73,6 +77,11 @@ export const command: Command = {
       `project   ${a.project.name} (${a.project.id.slice(0, 12)})`,
       `root      ${a.project.root}`,
       `store     ${a.paths.db}`,
+      ...(privacy && !privacy.private
+        ? [
+            `warning   ${a.paths.home} is mode ${privacy.mode}: other users can read the store (chmod 700 it; agentctx tightens only a folder it owns that is not shared)`,
+          ]
+        : []),
       `records   ${RECORD_TYPES.map((t) => `${t} ${counts[t]}`).join(', ')}`,
       `trust     ${CONFIDENCES.map((c) => `${c} ${confidence[c]}`).join(', ')}`,
       `tokens    ${windows.last_session?.tokens_injected ?? 0} last session, ${windows.last_7_days} in 7 days, ${windows.all} in all`,

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { exportProfile } from '../../core/profile/profile.js';
 import { exportMarkdown } from '../../core/records/export.js';
-import { writeFileAtomic } from '../../storage/atomic-write.js';
+import { writeOutputFile } from '../../storage/write-target.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 
@@ -20,7 +20,7 @@ export const command: Command = {
     const out = str(args.flags, 'out');
     if (out) {
       const path = resolve(out);
-      writeFileAtomic(path, markdown, 0o644);
+      writeOutputFile(path, markdown, 0o644);
       return { json: { path, records: count }, text: `wrote ${count} records to ${path}` };
     }
     return { json: { records: count, markdown }, text: markdown };

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { refreshDigest } from '../../app/digest-refresh.js';
 import { tryLock } from '../../app/lock.js';
@@ -8,6 +8,7 @@ import { redactorFor } from '../../core/redaction/redact.js';
 import { redactingClient } from '../../core/redaction/redacting-client.js';
 import { selectLlm } from '../../llm/select.js';
 import { AgentctxError, errorMessage } from '../../shared/errors.js';
+import { openRegularForRead } from '../../storage/regular-file.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 
@@ -48,6 +49,8 @@ export const command: Command = {
     if (!existsSync(transcriptPath)) {
       throw new AgentctxError('invalid_input', `no transcript at ${transcriptPath}`);
     }
+    // a FIFO, a device or a directory is refused here, before any lock is taken
+    closeSync(openRegularForRead(transcriptPath));
     const a = app();
     const log = (m: string) => appendLog(a.paths.logs, 'extract', m);
 

@@ -13,10 +13,10 @@ export const command: Command = {
   run({ args, app }) {
     const a = app();
     if (bool(args.flags, 'profile')) {
-      const res = exportProfile(a.db, a.paths.profile, a.clock());
+      const res = exportProfile(a.readDb, a.paths.profile, a.clock());
       return { json: res, text: `wrote ${res.entries} global preferences to ${res.path}` };
     }
-    const { markdown, count } = exportMarkdown(a.db, a.project, a.clock(), bool(args.flags, 'history'));
+    const { markdown, count } = exportMarkdown(a.readDb, a.project, a.clock(), bool(args.flags, 'history'));
     const out = str(args.flags, 'out');
     if (out) {
       const path = resolve(out);

@@ -101,9 +101,12 @@ export const command: Command = {
       if (w && w.created.length + w.reinforced.length > 0) {
         // The digest must show what was just written: SessionEnd's consolidation often ran
         // while the model was still answering.
-        if (!(await refreshDigest(a, DIGEST_WAIT_MS))) {
-          log(`extract ${sessionId}: digest not refreshed (a consolidation is still running)`);
-        }
+        // the records are written: a digest that cannot be refreshed (derived) is only logged
+        const refreshed = await refreshDigest(a, DIGEST_WAIT_MS).catch((err: unknown) => {
+          log(`extract ${sessionId}: digest not refreshed: ${errorMessage(err)}`);
+          return true;
+        });
+        if (!refreshed) log(`extract ${sessionId}: digest not refreshed (a consolidation is still running)`);
       }
       return { json: summary, text: text(summary) };
     } catch (err) {

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { AgentctxError } from '../shared/errors.js';
 import { writeFileAtomic } from '../storage/atomic-write.js';
+import { readRegularFile } from '../storage/regular-file.js';
 
 export interface Config {
   llm: {
@@ -42,8 +43,9 @@ function merge<T>(base: T, over: unknown): T {
 export function loadConfig(path: string): Config {
   if (!existsSync(path)) return structuredClone(DEFAULT_CONFIG);
   let parsed: unknown;
+  const text = readRegularFile(path); // a FIFO or a directory is refused, never waited on
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (err) {
     throw new AgentctxError(
       'bad_config',

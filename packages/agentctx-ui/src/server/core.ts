@@ -5,8 +5,8 @@
  */
 export { type App, type AppOptions, createApp, type Env } from '../../../agentctx/src/app/context.js';
 export type { ProjectRef } from '../../../agentctx/src/app/project.js';
-export { driftReport } from '../../../agentctx/src/core/drift/drift.js';
 export type { DriftReport } from '../../../agentctx/src/core/drift/drift-types.js';
+export { driftReport } from '../../../agentctx/src/core/drift/report.js';
 export { assembleProjectProfile } from '../../../agentctx/src/core/profile/project-profile.js';
 export {
   createRecord,

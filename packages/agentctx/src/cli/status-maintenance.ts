@@ -1,4 +1,4 @@
-import { storedDriftCounts } from '../core/digest/digest.js';
+import { storedDriftCounts } from '../core/digest/digest-sections.js';
 import { namespacesOf } from '../core/records/records.js';
 import { formatAge } from '../shared/age.js';
 import { countMergeCandidates, getRun, listMergeCandidates } from '../storage/consolidation-repo.js';

@@ -1,7 +1,7 @@
 import { formatAge } from '../../shared/age.js';
 import { estimateTokens } from '../../shared/tokens.js';
 import type { ContextRecord } from '../../shared/types.js';
-import type { SearchHit } from '../retrieval/search.js';
+import type { SearchHit } from '../retrieval/search-types.js';
 
 /**
  * The UserPromptSubmit block (SPEC §4, §9): at most three records, at most 2,000 tokens by the

@@ -16,7 +16,7 @@ import {
   insertRecord,
   linkSuccessor,
 } from '../../storage/records-repo.js';
-import { validateRecordFields } from './validation.js';
+import { validateBody, validateRecordFields } from './validation.js';
 
 export interface RecordsDeps {
   db: Db;
@@ -175,7 +175,7 @@ export function supersedeRecord(
       {
         type: old.type,
         title: input.title ?? old.title,
-        body: bodyWithRationale(input.body, input.rationale),
+        body: bodyWithRationale(validateBody(input.body), input.rationale),
         scope: old.scope,
         confidence: input.confidence ?? 'explicit',
         pinned: old.pinned === 1,

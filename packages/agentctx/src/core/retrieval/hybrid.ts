@@ -2,7 +2,8 @@ import { type ContextRecord, GLOBAL_PROJECT } from '../../shared/types.js';
 import type { Db } from '../../storage/open.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
 import { namespacesOf } from '../records/records.js';
-import { type SearchHit, type SearchOptions, type SearchResult, search } from './search.js';
+import { search } from './search.js';
+import type { SearchHit, SearchOptions, SearchResult } from './search-types.js';
 
 /**
  * Hybrid retrieval: the keyword engine's candidates (unchanged, `search`) re-ranked with the

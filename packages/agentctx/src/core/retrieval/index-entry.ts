@@ -1,7 +1,7 @@
 import { formatAge } from '../../shared/age.js';
 import { estimateTokens } from '../../shared/tokens.js';
 import type { Confidence, RecordType } from '../../shared/types.js';
-import type { SearchHit } from './search.js';
+import type { SearchHit } from './search-types.js';
 
 /** One line of the compact index that search-like surfaces return (SPEC §5, ≤ 50 tokens). */
 export interface IndexEntry {

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod/v4';
-import { driftReport } from '../../core/drift/drift.js';
+import { driftReport } from '../../core/drift/report.js';
 import type { ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
 

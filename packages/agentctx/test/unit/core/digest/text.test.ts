@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { composeDigest, firstSentence } from '../../../../src/core/digest/digest.js';
+import { composeDigest } from '../../../../src/core/digest/digest.js';
+import { firstSentence } from '../../../../src/core/digest/digest-lines.js';
 import { createRecord } from '../../../../src/core/records/records.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchFor, POSTINGS_BUDGET, pickTerms } from '../../../../src/core/retrieval/search.js';
+import { matchFor, POSTINGS_BUDGET, pickTerms } from '../../../../src/core/retrieval/query.js';
 import { buildMatchExpression, extractTerms } from '../../../../src/storage/fts-query.js';
 
 const terms = extractTerms('refresh token middleware retry backoff');

@@ -1,0 +1,112 @@
+import { GLOBAL_PROJECT } from '../../shared/types.js';
+import type { QueryTerm } from '../../storage/fts-query.js';
+import type { Db } from '../../storage/open.js';
+import { namespacesOf } from '../records/records.js';
+import { type CandidateRow, TUNING } from './rank.js';
+import type { SearchOptions } from './search-types.js';
+
+/**
+ * Candidate fetch for `search`, one function per rung of the ladder (SPEC §8): FTS5 BM25 for a
+ * MATCH expression, LIKE when FTS5 is unusable, pinned records when nothing else works. Other
+ * projects, superseded records and excluded ids are filtered in SQL.
+ */
+
+function namespacesFor(opts: SearchOptions): string[] {
+  return opts.scope === 'global' ? [GLOBAL_PROJECT] : namespacesOf(opts.projectId);
+}
+
+function filterSql(opts: SearchOptions, alias: string): { sql: string; args: unknown[] } {
+  const ns = namespacesFor(opts);
+  const parts = [`${alias}.project_id IN (${ns.map(() => '?').join(',')})`];
+  const args: unknown[] = [...ns];
+  if (!opts.history) parts.push(`${alias}.superseded_at IS NULL`);
+  if (opts.types && opts.types.length > 0) {
+    parts.push(`${alias}.type IN (${opts.types.map(() => '?').join(',')})`);
+    args.push(...opts.types);
+  }
+  if (opts.excludeIds && opts.excludeIds.length > 0) {
+    parts.push(`${alias}.id NOT IN (SELECT value FROM json_each(?))`);
+    args.push(JSON.stringify(opts.excludeIds));
+  }
+  if (opts.onlyIds) {
+    parts.push(`${alias}.id IN (SELECT value FROM json_each(?))`);
+    args.push(JSON.stringify(opts.onlyIds));
+  }
+  return { sql: parts.join(' AND '), args };
+}
+
+export function ftsCandidates(db: Db, opts: SearchOptions, match: string | null): CandidateRow[] {
+  if (!match) return [];
+  const f = filterSql(opts, 'r');
+  const w = `${Number(TUNING.titleWeight)}, ${Number(TUNING.bodyWeight)}`;
+  const want = Math.max(1, Math.trunc(opts.candidates ?? TUNING.candidates));
+  if (opts.indexFirst) {
+    const fetch = want * INDEX_FIRST_FETCH;
+    const rows = db
+      .prepare(
+        `WITH top AS MATERIALIZED (
+           SELECT rowid AS rid, -bm25(records_fts, ${w}) AS rel FROM records_fts
+           WHERE records_fts MATCH ? ORDER BY rel DESC LIMIT ${fetch})
+         SELECT r.*, top.rel AS rel, (SELECT count(*) FROM top) AS pool__
+         FROM top JOIN records r ON r.rowid = top.rid WHERE ${f.sql}
+         ORDER BY top.rel DESC LIMIT ${want}`,
+      )
+      .all(match, ...f.args) as (CandidateRow & { pool__?: number })[];
+    // every match was ranked, or enough of the best survived the filter
+    const all = rows.length > 0 && (rows[0]!.pool__ ?? 0) < fetch;
+    if (all || rows.length >= Math.ceil(want / 3)) {
+      for (const r of rows) delete r.pool__;
+      return rows;
+    }
+  }
+  // Rank on narrow rows first, then fetch whole records for the winners only: sorting full
+  // bodies of every match is what makes common-word queries slow on big stores.
+  return db
+    .prepare(
+      `WITH top AS (
+         SELECT r.rowid AS rid, -bm25(records_fts, ${w}) AS rel
+         FROM records_fts JOIN records r ON r.rowid = records_fts.rowid
+         WHERE records_fts MATCH ? AND ${f.sql}
+         ORDER BY rel DESC LIMIT ${want})
+       SELECT r.*, top.rel AS rel FROM top JOIN records r ON r.rowid = top.rid ORDER BY top.rel DESC`,
+    )
+    .all(match, ...f.args) as CandidateRow[];
+}
+
+/** How many index matches per wanted candidate an `indexFirst` search ranks before filtering. */
+const INDEX_FIRST_FETCH = 4;
+
+function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export function likeCandidates(db: Db, opts: SearchOptions, terms: QueryTerm[]): CandidateRow[] {
+  if (terms.length === 0) return [];
+  const f = filterSql(opts, 'r');
+  const conds = terms.map(() => "(r.title LIKE ? ESCAPE '\\' OR r.body LIKE ? ESCAPE '\\')");
+  const likeArgs = terms.flatMap((t) => {
+    const p = `%${likeEscape(t.stem)}%`;
+    return [p, p];
+  });
+  const matchedExpr = conds.map((c) => `(CASE WHEN ${c} THEN 1 ELSE 0 END)`).join(' + ');
+  return db
+    .prepare(
+      `SELECT r.*, 0 AS rel, (${matchedExpr}) AS n FROM records r
+       WHERE (${conds.join(' OR ')}) AND ${f.sql}
+       ORDER BY n DESC, r.recorded_at DESC LIMIT ${Math.trunc(TUNING.candidates)}`,
+    )
+    .all(...likeArgs, ...likeArgs, ...f.args)
+    .map((r) => {
+      const { n: _n, ...rest } = r as CandidateRow & { n: number };
+      return rest as CandidateRow;
+    });
+}
+
+export function pinnedOnly(db: Db, opts: SearchOptions): CandidateRow[] {
+  const f = filterSql(opts, 'r');
+  return db
+    .prepare(
+      `SELECT r.*, 0 AS rel FROM records r WHERE r.pinned = 1 AND ${f.sql} ORDER BY r.recorded_at DESC LIMIT 15`,
+    )
+    .all(...f.args) as CandidateRow[];
+}

@@ -1,5 +1,6 @@
 import { monotonicFactory } from 'ulid';
 import type { RecordsDeps } from '../core/records/records.js';
+import { type Redact, redactorFor } from '../core/redaction/redact.js';
 import { type Clock, type IdGen, systemClock } from '../shared/clock.js';
 import { type Db, openDb } from '../storage/open.js';
 import { type Config, loadConfig } from './config.js';
@@ -27,6 +28,8 @@ export interface App {
   project: ProjectRef;
   readonly config: Config;
   readonly db: Db;
+  /** The redaction gate's redactor: the built-in rules and the user's `redact.extraPatterns`. */
+  readonly redact: Redact;
   records(): RecordsDeps;
   close(): void;
 }
@@ -39,6 +42,7 @@ export function createApp(opts: AppOptions = {}): App {
   const project = resolveProject(opts.cwd ?? process.cwd());
   let db: Db | undefined;
   let config: Config | undefined;
+  let redact: Redact | undefined;
   const app: App = {
     env,
     paths,
@@ -53,6 +57,11 @@ export function createApp(opts: AppOptions = {}): App {
       db ??= openDb(paths.db);
       return db;
     },
+    get redact() {
+      // invalid user patterns are skipped here and reported by `agentctx config`
+      redact ??= redactorFor(app.config.redact?.extraPatterns).redact;
+      return redact;
+    },
     records() {
       return {
         db: app.db,
@@ -60,6 +69,7 @@ export function createApp(opts: AppOptions = {}): App {
         newId,
         projectId: project.id,
         reinforceThreshold: app.config.reinforceThreshold,
+        redact: app.redact,
       };
     },
     close() {

@@ -20,15 +20,16 @@ export const SECRET_NAME =
 
 /*
  * Text often holds JSON-escaped output ("stdout":"done\nghp_…" with a backslash and an n), where
- * the escaped line break glues a letter to what follows it. Right after an escaped \n, \r or \t
- * counts as a boundary, and as whitespace between a name and its value.
+ * the escaped line break glues a letter to what follows it. A word character right after a
+ * backslash does not count against a boundary, and an escaped \n, \r or \t counts as
+ * whitespace between a name and its value. (Each boundary is one lookbehind, so the engine
+ * still finds a rule's literal prefix fast.)
  */
-const ESCAPED_BREAK = '(?<=\\\\[nrt])';
 
 /** Left boundary that also treats - and _ as word characters. */
-export const B = `(?:(?<![A-Za-z0-9_-])|${ESCAPED_BREAK})`;
-/** `\b`, or right after an escaped line break. */
-export const WB = `(?:\\b|${ESCAPED_BREAK})`;
+export const B = '(?<!(?<!\\\\)[A-Za-z0-9_-])';
+/** `\b` before a word character, that also holds right after an escape. */
+export const WB = '(?<!(?<!\\\\)\\w)';
 /** Whitespace, or an escaped line break or tab. */
 export const SP = '(?:\\s|\\\\[nrt])';
 /** A quote, maybe escaped (a backslash and a quote inside a JSON string). */

@@ -475,6 +475,43 @@ export const BENIGN_FAMILIES: Record<string, fc.Arbitrary<string>> = {
       pick('', '?page=2&sort=asc', '#section-3', '?token_type=bearer&expires_in=3600'),
     )
     .map(([ws, base, q]) => `see ${base}${ws.join('/')}${q}`),
+  'code-near-secret-names': fc
+    .tuple(
+      pick('token', 'password', 'apiKey', 'secret', 'clientSecret', 'accessToken', 'api_key', 'auth_token'),
+      pick('options', 'config', 'input', 'req.body', 'this.settings', 'env'),
+      pick(
+        (n: string, o: string) => `const ${n} = ${o}.${n};`,
+        (n: string, o: string) => `${n}: ${o}.${n},`,
+        (n: string, _o: string) => `function login(${n}: string) {}`,
+        (n: string, _o: string) => `${n} = get${n[0]!.toUpperCase()}${n.slice(1)}()`,
+        (n: string, _o: string) => `${n}: new${n[0]!.toUpperCase()}${n.slice(1)},`,
+        (n: string, _o: string) => `if (!${n}) throw new Error("missing ${n}")`,
+        (n: string, o: string) => `${n} = ${o}[${JSON.stringify(n)}]`,
+        (n: string, _o: string) => `${n}: \${{ secrets.${n.toUpperCase()} }}`,
+        (n: string, _o: string) => `export ${n.toUpperCase()}=\${${n.toUpperCase()}}`,
+        (n: string, _o: string) => `${n}: process.env.${n.toUpperCase()}`,
+      ),
+    )
+    .map(([n, o, f]) => f(n, o)),
+  'labelled-id': fc
+    .tuple(
+      fc.oneof(hex40, uuid, random(HEX, 64)),
+      pick(
+        'commit',
+        'head_sha',
+        'parent',
+        '"tree"',
+        'session_id',
+        'request_id',
+        'trace_id',
+        'etag',
+        'checksum',
+        'keyCommit',
+        'tokenizer_revision',
+        'image@sha256',
+      ),
+    )
+    .map(([v, label]) => (label === 'image@sha256' ? `node:20-alpine@sha256:${v}` : `${label}: ${v}`)),
   prose: fc
     .tuple(identWord, identWord)
     .map(

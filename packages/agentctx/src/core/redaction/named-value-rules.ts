@@ -6,7 +6,7 @@
  */
 import { PLACEHOLDER_PREFIX, placeholder } from './placeholder.js';
 import { B, BARE, Q, type RedactionRule, SECRET_NAME, SP, WB } from './rule-parts.js';
-import { type AssignmentStyle, assignment, looksRandom, secretLabel } from './secret-values.js';
+import { type AssignmentStyle, assignment, idLabel, looksRandom, secretLabel } from './secret-values.js';
 
 /** A value: inside (maybe escaped) quotes anything but the closing quote, else bare characters. */
 const VALUE = [
@@ -117,7 +117,8 @@ export const NAMED_VALUE_RULES: readonly RedactionRule[] = [
     ),
     replace: (m, g) => {
       const v = g.value ?? '';
-      if (v.startsWith(PLACEHOLDER_PREFIX) || !looksRandom(v, secretLabel(g.name ?? ''))) return m;
+      const name = g.name ?? '';
+      if (v.startsWith(PLACEHOLDER_PREFIX) || idLabel(name) || !looksRandom(v, secretLabel(name))) return m;
       return `${g.name}${g.sep}${g.q}${placeholder('high-entropy')}${g.q}`;
     },
   },

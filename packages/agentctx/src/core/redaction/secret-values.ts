@@ -22,15 +22,31 @@ export function entropy(s: string): number {
 }
 
 /** Names that say "a version or an object id", whose random-looking values are not secrets. */
-const ID_LABEL =
-  /commit|sha|rev|head|parent|tree|oid|hash|digest|checksum|integrity|etag|blob|version|request|trace/i;
+const ID_WORDS = new Set(
+  'commit sha rev revision head parent tree oid digest checksum integrity etag blob version request trace'.split(
+    ' ',
+  ),
+);
+
+/** The words of a name: `keyCommit` → key, commit; `head_sha256` → head, sha. */
+function nameWords(name: string): string[] {
+  return name
+    .split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/)
+    .map((w) => w.replace(/\d+$/, '').toLowerCase())
+    .filter(Boolean);
+}
 
 /**
  * Whether a name says its value is a key: then a 40-hex, a UUID or a long number next to it is
  * a secret (a GCP `private_key_id`, a `SIGNING_KEY` UUID), where alone it would be an id.
  */
 export function secretLabel(name: string): boolean {
-  return /key|secret|token|pass|cred|salt/i.test(name) && !ID_LABEL.test(name);
+  return /key|secret|token|pass|cred|salt/i.test(name) && !idLabel(name);
+}
+
+/** A name for an object id or version (`keyCommit`, `tokenizer_revision`), whatever else it holds. */
+export function idLabel(name: string): boolean {
+  return nameWords(name).some((w) => ID_WORDS.has(w));
 }
 
 /** Identifiers and paths that are random-looking but not secrets: UUIDs, ULIDs, git SHAs, paths. */

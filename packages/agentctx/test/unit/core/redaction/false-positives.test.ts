@@ -31,7 +31,7 @@ describe('secrets caught, per family', () => {
       const out = redactSecrets(s.text);
       return s.secrets.some((v) => survivingPieces(v, out).length > 0);
     });
-    rows.push(`secret  ${family.padEnd(20)} leaked ${leaked.length}/${samples.length}`);
+    rows.push(`secret  ${family.padEnd(24)} leaked ${leaked.length}/${samples.length}`);
     expect(leaked.map((s) => s.text)).toEqual([]);
   });
 });
@@ -45,7 +45,7 @@ describe('benign text left alone, per family', () => {
     const changed = samples.filter((t) => redactSecrets(t) !== t);
     const rate = changed.length / samples.length;
     rows.push(
-      `benign  ${family.padEnd(20)} changed ${changed.length}/${samples.length} (${(rate * 100).toFixed(2)}%)${changed[0] ? `  e.g. ${JSON.stringify(changed[0]).slice(0, 90)}` : ''}`,
+      `benign  ${family.padEnd(24)} changed ${changed.length}/${samples.length} (${(rate * 100).toFixed(2)}%)${changed[0] ? `  e.g. ${JSON.stringify(changed[0]).slice(0, 90)}` : ''}`,
     );
     expect(rate).toBeLessThanOrEqual(CEILING[family] ?? 0);
   });

@@ -72,3 +72,13 @@ describe('a 40-hex value: the label decides', () => {
     expect(redactSecrets(text)).toBe(text);
   });
 });
+
+describe('an id-like name keeps its value only when it names an id as a whole word', () => {
+  const v = 'aZ3x9QpL7mW2vB8nR4tY6uK1sD5fG0hJ';
+  it.each([`headerToken: ${v}`, `hmacHashKey = "${v}"`, `treeshakeSecret: ${v}`])('secret: %s', (text) => {
+    expect(redactSecrets(text)).not.toContain(v);
+  });
+  it.each([`keyCommit: ${v}`, `tokenizer_revision: ${v}`, `signing_key_version: ${v}`])('id: %s', (text) => {
+    expect(redactSecrets(text)).toBe(text);
+  });
+});

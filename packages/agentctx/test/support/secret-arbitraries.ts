@@ -512,6 +512,20 @@ export const BENIGN_FAMILIES: Record<string, fc.Arbitrary<string>> = {
       ),
     )
     .map(([v, label]) => (label === 'image@sha256' ? `node:20-alpine@sha256:${v}` : `${label}: ${v}`)),
+  'prose-after-label': fc
+    .tuple(
+      pick('Password:', 'Token:', 'The secret:', 'API key:', 'client_secret:', 'password ='),
+      pick(
+        ...(
+          'the see use none stored rotated expires forgotten authentication unknown monthly keychain vault ' +
+          'environment missing invalid expired revoked generated provided configured hidden encrypted ' +
+          'plaintext temporary permanent optional mandatory automatically manually managed refreshed ' +
+          'validated verified compromised changed reset updated deleted something whatever because however ' +
+          'therefore although credentials username administrator production staging deployment pipeline'
+        ).split(' '),
+      ),
+    )
+    .map(([label, word]) => `${label} ${word} (see the runbook).`),
   prose: fc
     .tuple(identWord, identWord)
     .map(

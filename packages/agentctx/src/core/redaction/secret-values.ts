@@ -94,6 +94,20 @@ const CODE_WORDS = new Set(
 );
 
 /**
+ * One lowercase word that reads as English (prose after a label: "Password: forgotten"), not
+ * letters drawn at random: enough vowels, few rare letters, no long consonant runs, no letter
+ * pairs English does not write. Short words always pass.
+ */
+function readsAsWord(w: string): boolean {
+  if (w.length < 6) return true;
+  if ((w.match(/[aeiouy]/g) ?? []).length / w.length < 0.25) return false;
+  if ((w.match(/[jqxz]/g) ?? []).length > 1) return false;
+  if (/[bcdfghjklmnpqrstvwxz]{4}/.test(w)) return false;
+  if (/[aeiou]{3}/.test(w) && !/eau|iou|eou|uee|ooe/.test(w)) return false;
+  return !/q[^u]|[jqxz]{2}|[bcdfgkmpvw][qx]|v[bcdfgjkmpqtwxz]|w[bcdfgjkmpqvxz]|hh|jj|kk|vv|ww|yy/.test(w);
+}
+
+/**
  * Reads as a name a person wrote, not as a key: one word of prose or a short constant (`the`,
  * `hunter2`, `NONE`), or an identifier in camel, snake or screaming case built with a word code
  * is written with (`newToken`, `hashedPassword`, `MY_SERVICE_KEY`). A random string of letters
@@ -101,10 +115,7 @@ const CODE_WORDS = new Set(
  */
 export function readsAsName(v: string): boolean {
   if (!/^[A-Za-z_$][\w$]*$/.test(v)) return false;
-  if (/^[A-Z]?[a-z]+\d{0,3}$/.test(v)) {
-    const w = v.replace(/\d+$/, '');
-    return w.length < 5 || (/[aeiouy]/i.test(w) && !/[bcdfghjklmnpqrstvwxz]{5}/i.test(w));
-  }
+  if (/^[A-Z]?[a-z]+\d{0,3}$/.test(v)) return readsAsWord(v.replace(/\d+$/, '').toLowerCase());
   if (/^[A-Z]{1,8}\d{0,3}$/.test(v)) return true;
   const words = v.split(/[_$]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/).filter(Boolean);
   if (!words.every((w) => /^(?:[A-Za-z][a-z]*|[A-Z]+)\d{0,3}$/.test(w))) return false;

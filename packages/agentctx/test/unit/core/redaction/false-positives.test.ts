@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { redactSecrets } from '../../../../src/core/redaction/redact.js';
 import {
   BENIGN_FAMILIES,
+  random,
   SECRET_FAMILIES,
   survivingPieces,
   withNoise,
@@ -37,7 +38,11 @@ describe('secrets caught, per family', () => {
 });
 
 /** The false-positive rate each benign family may not exceed (most must stay at zero). */
-const CEILING: Record<string, number> = {};
+const CEILING: Record<string, number> = {
+  // a word after a secret's name that does not read as English is taken for a password
+  // ("Password: monthly" — nthl); the price of catching random lowercase passwords (see the gap)
+  'prose-after-label': 0.02,
+};
 
 describe('benign text left alone, per family', () => {
   it.each(Object.keys(BENIGN_FAMILIES))('%s', (family) => {
@@ -48,5 +53,23 @@ describe('benign text left alone, per family', () => {
       `benign  ${family.padEnd(24)} changed ${changed.length}/${samples.length} (${(rate * 100).toFixed(2)}%)${changed[0] ? `  e.g. ${JSON.stringify(changed[0]).slice(0, 90)}` : ''}`,
     );
     expect(rate).toBeLessThanOrEqual(CEILING[family] ?? 0);
+  });
+});
+
+describe('the known gap, measured', () => {
+  // An unquoted value after a secret's name is kept when it reads as a word or a code name
+  // (prose "Token: the …", `token: newToken`). A password of lowercase letters and a trailing
+  // digit or two can read as a word: how often, for random ones of 8–16 characters?
+  it('random lowercase passwords after `password:` that read as a word', () => {
+    const word = fc
+      .tuple(random('abcdefghijklmnopqrstuvwxyz', 8, 14), fc.constantFrom('', '1', '42'))
+      .map(([w, d]) => w + d);
+    const samples = fc.sample(word, { numRuns: SAMPLES, seed: SEED });
+    const kept = samples.filter((v) => redactSecrets(`password: ${v}`).includes(v));
+    const rate = kept.length / samples.length;
+    rows.push(
+      `gap     lowercase-word-password    kept ${kept.length}/${samples.length} (${(rate * 100).toFixed(2)}%)`,
+    );
+    expect(rate).toBeLessThan(0.1);
   });
 });

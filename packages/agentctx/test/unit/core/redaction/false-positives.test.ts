@@ -1,13 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { redactSecrets } from '../../../../src/core/redaction/redact.js';
-import {
-  BENIGN_FAMILIES,
-  random,
-  SECRET_FAMILIES,
-  survivingPieces,
-  withNoise,
-} from '../../../support/secret-arbitraries.js';
+import { BENIGN_FAMILIES } from '../../../support/benign-arbitraries.js';
+import { random, SECRET_FAMILIES, survivingPieces, withNoise } from '../../../support/secret-arbitraries.js';
 
 /**
  * The figures behind docs/RELIABILITY.md "Secrets": per family, how many generated secrets were

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { AgentctxError } from '../shared/errors.js';
 import { writeFileAtomic } from '../storage/atomic-write.js';
+import { readRegularFile } from '../storage/regular-file.js';
 
 export interface Config {
   llm: {
@@ -31,7 +32,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function merge<T>(base: T, over: unknown): T {
   if (!isObject(base) || !isObject(over)) return (over === undefined ? base : over) as T;
   const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = k in out ? merge(out[k], v) : v;
+  for (const [k, v] of Object.entries(over)) {
+    if (k === '__proto__') continue; // a JSON key, never the object's prototype
+    out[k] = Object.hasOwn(out, k) ? merge(out[k], v) : v;
+  }
   return out as T;
 }
 
@@ -39,8 +43,9 @@ function merge<T>(base: T, over: unknown): T {
 export function loadConfig(path: string): Config {
   if (!existsSync(path)) return structuredClone(DEFAULT_CONFIG);
   let parsed: unknown;
+  const text = readRegularFile(path); // a FIFO or a directory is refused, never waited on
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (err) {
     throw new AgentctxError(
       'bad_config',
@@ -121,7 +126,7 @@ function positiveNumber(raw: string, key: string): number {
 export function getConfigValue(config: Config, key: string): unknown {
   let cur: unknown = config;
   for (const part of key.split('.')) {
-    if (!isObject(cur) || !(part in cur))
+    if (!isObject(cur) || !Object.hasOwn(cur, part))
       throw new AgentctxError('invalid_input', `unknown setting ${JSON.stringify(key)}`);
     cur = cur[part];
   }
@@ -129,7 +134,7 @@ export function getConfigValue(config: Config, key: string): unknown {
 }
 
 export function setConfigValue(config: Config, key: string, raw: string): Config {
-  const parse = CONFIG_KEYS[key];
+  const parse = Object.hasOwn(CONFIG_KEYS, key) ? CONFIG_KEYS[key] : undefined;
   if (!parse) {
     throw new AgentctxError(
       'invalid_input',

@@ -1,10 +1,11 @@
-import { projectIdFor, projectNameFor } from '../core/records/namespace.js';
+import { projectIdFor, projectNameFor, remoteForDisplay } from '../core/records/namespace.js';
 import { findRepo } from '../storage/git-repo.js';
 
 export interface ProjectRef {
   id: string;
   name: string;
   root: string;
+  /** The origin remote without credentials (remoteForDisplay); the id is derived from the remote as configured. */
   origin: string | null;
   isGit: boolean;
 }
@@ -16,7 +17,7 @@ export function resolveProject(cwd: string): ProjectRef {
     id: projectIdFor(repo.origin, repo.root),
     name: projectNameFor(repo.origin, repo.root),
     root: repo.root,
-    origin: repo.origin,
+    origin: repo.origin === null ? null : remoteForDisplay(repo.origin),
     isGit: repo.isGit,
   };
 }

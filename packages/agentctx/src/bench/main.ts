@@ -3,8 +3,12 @@ import { parseDataset } from './dataset.js';
 import { formatHybridReport, runHybridBench } from './hybrid.js';
 import { measureLatency } from './latency.js';
 import { formatReport, runBench } from './run.js';
+import { SPLITS, type Split, selectSplit } from './split.js';
 
-/** `bench:retrieval --dataset FILE [--json]` and `--latency N[,N…]`; returns the exit code. */
+/**
+ * `bench:retrieval --dataset FILE [--path hook|engine] [--split all|tune|validate] [--json]`
+ * and `--latency N[,N…]`; returns the exit code.
+ */
 export function main(argv: readonly string[]): number | Promise<number> {
   let dataset: string | undefined;
   let hybrid = false;
@@ -12,6 +16,8 @@ export function main(argv: readonly string[]): number | Promise<number> {
   let model = 'glove-sif-384-q8';
   let json = false;
   let latency: number[] | undefined;
+  let path: 'hook' | 'engine' = 'hook';
+  let split: Split = 'all';
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') json = true;
@@ -20,6 +26,9 @@ export function main(argv: readonly string[]): number | Promise<number> {
     else if (a === '--model') model = argv[++i] ?? model;
     else if (a === '--dataset') dataset = argv[++i];
     else if (a?.startsWith('--dataset=')) dataset = a.slice('--dataset='.length);
+    else if (a === '--path' && (argv[i + 1] === 'hook' || argv[i + 1] === 'engine'))
+      path = argv[++i] as typeof path;
+    else if (a === '--split' && SPLITS.includes(argv[i + 1] as Split)) split = argv[++i] as Split;
     else if (a === '--latency') latency = (argv[++i] ?? '').split(',').map(Number);
     else {
       process.stderr.write(`bench:retrieval: unknown argument ${a}\n`);
@@ -46,7 +55,7 @@ export function main(argv: readonly string[]): number | Promise<number> {
   }
   let data: ReturnType<typeof parseDataset>;
   try {
-    data = parseDataset(JSON.parse(readFileSync(dataset, 'utf8')));
+    data = selectSplit(parseDataset(JSON.parse(readFileSync(dataset, 'utf8'))), split);
   } catch (err) {
     process.stderr.write(`bench:retrieval: ${(err as Error).message}\n`);
     return 1;
@@ -69,10 +78,9 @@ export function main(argv: readonly string[]): number | Promise<number> {
   }
   const report = runBench(data);
   if (json) {
-    const { engine, baseline, queries, categories, records, engineMsPerQuery } = report;
-    process.stdout.write(
-      `${JSON.stringify({ engine, baseline, queries, categories, records, engineMsPerQuery })}\n`,
-    );
-  } else process.stdout.write(`${formatReport(report)}\n`);
+    const { hook, engine, baseline, queries, categories, records, engineMsPerQuery } = report;
+    const out = { split, engine, baseline, queries, categories, records, engineMsPerQuery };
+    process.stdout.write(`${JSON.stringify(path === 'hook' ? { hook, ...out } : out)}\n`);
+  } else process.stdout.write(`${formatReport(report, path === 'hook')}\n`);
   return 0;
 }

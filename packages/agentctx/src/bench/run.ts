@@ -6,10 +6,12 @@ import type { SearchOptions } from '../core/retrieval/search-types.js';
 import { type Db, openDb } from '../storage/open.js';
 import { insertRecord } from '../storage/records-repo.js';
 import type { BenchDataset } from './dataset.js';
+import { type HookMetrics, type HookOutcome, hookOutcome, meanHookMetrics } from './hook-path.js';
 import { type Metrics, meanMetrics, scoreQuery } from './metrics.js';
 
 export interface CategoryReport {
   queries: number;
+  hook: HookMetrics;
   engine: Metrics;
   baseline: Metrics;
 }
@@ -18,6 +20,8 @@ export interface BenchReport {
   dataset: string;
   records: number;
   queries: number;
+  /** What the prompt hook injects (its own code path and settings). */
+  hook: HookMetrics;
   engine: Metrics;
   baseline: Metrics;
   categories: Record<string, CategoryReport>;
@@ -62,9 +66,10 @@ export function runBench(data: BenchDataset, tuning: EngineSettings = {}): Bench
   const db = openDb(join(dir, 'agentctx.db'));
   try {
     const now = loadDataset(db, data);
+    const hook: HookOutcome[] = [];
     const engine: Metrics[] = [];
     const baseline: Metrics[] = [];
-    const byCat = new Map<string, { engine: Metrics[]; baseline: Metrics[] }>();
+    const byCat = new Map<string, { hook: HookOutcome[]; engine: Metrics[]; baseline: Metrics[] }>();
     let ms = 0;
     for (const q of data.queries) {
       const t0 = performance.now();
@@ -75,9 +80,12 @@ export function runBench(data: BenchDataset, tuning: EngineSettings = {}): Bench
         q.relevant,
       );
       const b = scoreQuery(baselineSearch(db, q.project, q.query, 10), q.relevant);
+      const h = hookOutcome(db, q, now);
+      hook.push(h);
       engine.push(e);
       baseline.push(b);
-      const cat = byCat.get(q.category) ?? { engine: [], baseline: [] };
+      const cat = byCat.get(q.category) ?? { hook: [], engine: [], baseline: [] };
+      cat.hook.push(h);
       cat.engine.push(e);
       cat.baseline.push(b);
       byCat.set(q.category, cat);
@@ -86,6 +94,7 @@ export function runBench(data: BenchDataset, tuning: EngineSettings = {}): Bench
     for (const [name, c] of [...byCat].sort((a, b) => a[0].localeCompare(b[0]))) {
       categories[name] = {
         queries: c.engine.length,
+        hook: meanHookMetrics(c.hook),
         engine: meanMetrics(c.engine),
         baseline: meanMetrics(c.baseline),
       };
@@ -94,6 +103,7 @@ export function runBench(data: BenchDataset, tuning: EngineSettings = {}): Bench
       dataset: data.name,
       records: data.records.length,
       queries: data.queries.length,
+      hook: meanHookMetrics(hook),
       engine: meanMetrics(engine),
       baseline: meanMetrics(baseline),
       categories,
@@ -110,14 +120,24 @@ function row(label: string, m: Metrics): string {
   return `${label.padEnd(26)}${f(m.r3)}${f(m.r5)}${f(m.r10)}${f(m.ndcg10)}${f(m.mrr)}`;
 }
 
-/** The human-readable table. */
-export function formatReport(r: BenchReport): string {
+function hookRow(label: string, m: HookMetrics): string {
+  const f = (v: number) => v.toFixed(3).padStart(7);
+  return `${label.padEnd(26)}${f(m.r3)}${f(m.precision)}${f(m.injectRate)}${String(m.tokensPerPrompt).padStart(7)}`;
+}
+
+/** The human-readable tables: the hook path first (with `hook`), then the engine and BM25. */
+export function formatReport(r: BenchReport, withHook = true): string {
   const lines = [
     `dataset ${r.dataset}: ${r.records} records, ${r.queries} queries (engine ${r.engineMsPerQuery} ms/query)`,
-    `${''.padEnd(26)}${['R@3', 'R@5', 'R@10', 'NDCG10', 'MRR'].map((h) => h.padStart(7)).join('')}`,
-    row('engine', r.engine),
-    row('baseline (BM25, OR)', r.baseline),
   ];
+  if (withHook) {
+    lines.push(`${''.padEnd(26)}${['R@3', 'prec', 'inject', 'tokens'].map((h) => h.padStart(7)).join('')}`);
+    lines.push(hookRow('prompt hook', r.hook));
+    for (const [name, c] of Object.entries(r.categories))
+      lines.push(hookRow(`${name} (${c.queries}) hook`, c.hook));
+  }
+  lines.push(`${''.padEnd(26)}${['R@3', 'R@5', 'R@10', 'NDCG10', 'MRR'].map((h) => h.padStart(7)).join('')}`);
+  lines.push(row('engine', r.engine), row('baseline (BM25, OR)', r.baseline));
   for (const [name, c] of Object.entries(r.categories)) {
     lines.push(row(`${name} (${c.queries}) engine`, c.engine));
     lines.push(row(`${name} (${c.queries}) baseline`, c.baseline));

@@ -8,7 +8,21 @@ export interface ParsedArgs {
 }
 
 /** Flags every command accepts. */
-export const COMMON_FLAGS: Record<string, FlagKind> = { json: 'boolean', cwd: 'string', help: 'boolean' };
+export const COMMON_FLAGS: Readonly<Record<string, FlagKind>> = Object.freeze({
+  json: 'boolean',
+  cwd: 'string',
+  help: 'boolean',
+});
+
+/** The kind of a declared flag; own properties only, so `--constructor` or `--__proto__` are unknown. */
+function kindOf(all: Record<string, FlagKind>, name: string): FlagKind | undefined {
+  return Object.hasOwn(all, name) ? all[name] : undefined;
+}
+
+/** An option name as an error message shows it: plain words as typed, anything else quoted. */
+function shown(name: string): string {
+  return /^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/.test(name) ? `--${name}` : JSON.stringify(`--${name}`);
+}
 
 function camel(name: string): string {
   return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -20,7 +34,8 @@ function camel(name: string): string {
  */
 export function parseArgs(argv: readonly string[], spec: Record<string, FlagKind>): ParsedArgs {
   const all = { ...COMMON_FLAGS, ...spec };
-  const out: ParsedArgs = { positionals: [], flags: {} };
+  // a map without a prototype: a key is present only when a flag put it there
+  const out: ParsedArgs = { positionals: [], flags: Object.create(null) as ParsedArgs['flags'] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
@@ -33,14 +48,14 @@ export function parseArgs(argv: readonly string[], spec: Record<string, FlagKind
     }
     const eq = arg.indexOf('=');
     let name = arg.slice(2, eq === -1 ? undefined : eq);
-    let kind = all[name];
+    let kind = kindOf(all, name);
     let negated = false;
-    if (!kind && name.startsWith('no-') && all[name.slice(3)] === 'boolean') {
+    if (!kind && name.startsWith('no-') && kindOf(all, name.slice(3)) === 'boolean') {
       name = name.slice(3);
       kind = 'boolean';
       negated = true;
     }
-    if (!kind) throw new AgentctxError('usage', `unknown option --${name}`);
+    if (!kind) throw new AgentctxError('usage', `unknown option ${shown(name)}`);
     const key = camel(name);
     if (kind === 'boolean') {
       if (eq !== -1) throw new AgentctxError('usage', `--${name} takes no value`);

@@ -4,7 +4,7 @@ import { AgentctxError, errorMessage } from '../shared/errors.js';
 import { VERSION } from '../version.js';
 import { bool, parseArgs, str } from './args.js';
 import type { CommandIO } from './command.js';
-import { COMMANDS } from './registry.js';
+import { COMMANDS, commandLoader } from './registry.js';
 
 function defaultIO(): CommandIO {
   return {
@@ -47,7 +47,7 @@ export async function runCli(argv: readonly string[], io: CommandIO = defaultIO(
     io.stdout(wantsJson ? JSON.stringify({ version: VERSION }) : VERSION);
     return 0;
   }
-  const load = COMMANDS[name];
+  const load = commandLoader(name);
   let app: App | undefined;
   try {
     if (!load)

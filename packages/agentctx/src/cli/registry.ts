@@ -3,7 +3,7 @@ import type { Command } from './command.js';
 type Loader = () => Promise<Command>;
 
 /** Every CLI command, loaded only when it runs. One file per command under ./commands. */
-export const COMMANDS: Record<string, Loader> = {
+export const COMMANDS: Readonly<Record<string, Loader>> = Object.freeze({
   record: async () => (await import('./commands/record.js')).command,
   supersede: async () => (await import('./commands/supersede.js')).command,
   search: async () => (await import('./commands/search.js')).command,
@@ -20,4 +20,9 @@ export const COMMANDS: Record<string, Loader> = {
   profile: async () => (await import('./commands/profile.js')).command,
   sync: async () => (await import('./commands/sync.js')).command,
   merge: async () => (await import('./commands/merge.js')).command,
-};
+});
+
+/** The loader of command `name`; own entries only, so `constructor` or `__proto__` are no command. */
+export function commandLoader(name: string): Loader | undefined {
+  return Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+}

@@ -1,4 +1,13 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { migrate, SCHEMA_VERSION } from './migrations.js';
@@ -10,7 +19,8 @@ import { migrate, SCHEMA_VERSION } from './migrations.js';
  */
 
 export type Db = BetterSqlite3.Database;
-export type DatabaseCtor = new (path: string, opts?: Record<string, unknown>) => Db;
+/** better-sqlite3's constructor: a file path, or a Buffer holding a whole database image. */
+export type DatabaseCtor = new (path: string | Buffer, opts?: Record<string, unknown>) => Db;
 
 export interface OpenOptions {
   /** Milliseconds a writer waits for a lock held by another process before failing. */
@@ -18,14 +28,55 @@ export interface OpenOptions {
   readonly?: boolean;
   /** Path of better-sqlite3's native addon, when it was located without `bindings`. */
   nativeBinding?: string | null;
+  /**
+   * For readers: when the store exists but cannot be opened for lack of a write (a full disk
+   * or a read-only home: WAL mode creates and sizes the -shm file even to read), read an
+   * in-memory snapshot of it instead, read-only. See openSnapshot.
+   */
+  readFallback?: boolean;
 }
 
 /** Address space SQLite may map for reads (not memory used: pages load as they are touched). */
 const MMAP_BYTES = 256 * 1024 * 1024;
 
-/** Create a folder readable by its owner only. */
+/** Whether a folder with these stats is ours to close: owned by this user and not a shared (sticky) folder. */
+function oursToTighten(st: Stats): boolean {
+  if (process.platform === 'win32' || !st.isDirectory()) return false;
+  if (st.mode & 0o1000) return false; // sticky, like /tmp: shared on purpose
+  return typeof process.getuid !== 'function' || st.uid === process.getuid();
+}
+
+/**
+ * Create a folder readable by its owner only; an existing one open to group or others is
+ * tightened to 0700 when it is ours (owned by this user, not sticky). One stat when it is
+ * already private: this runs on every store open, hooks included. When it cannot be tightened,
+ * `folderPrivacy` tells `status` so it can warn.
+ */
 export function ensurePrivateDir(dir: string): void {
-  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  let st: Stats;
+  try {
+    st = statSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return;
+  }
+  if ((st.mode & 0o077) === 0 || !oursToTighten(st)) return;
+  try {
+    chmodSync(dir, 0o700);
+  } catch {
+    // best effort: status reports a folder that stays open
+  }
+}
+
+/** A folder's permission bits (octal, 4 digits) and whether only its owner can enter it. */
+export function folderPrivacy(dir: string): { mode: string; private: boolean } | null {
+  try {
+    const mode = statSync(dir).mode & 0o7777;
+    return { mode: mode.toString(8).padStart(4, '0'), private: (mode & 0o077) === 0 };
+  } catch {
+    return null;
+  }
 }
 
 function tightenFile(path: string): void {
@@ -38,6 +89,15 @@ function tightenFile(path: string): void {
 
 /** Open (creating if needed) the store at `path` with the given driver. */
 export function openWith(Database: DatabaseCtor, path: string, opts: OpenOptions = {}): Db {
+  try {
+    return openLive(Database, path, opts);
+  } catch (err) {
+    if (!opts.readFallback || !needsWrite(err) || !existsSync(path)) throw err;
+    return openSnapshot(Database, path, opts, err);
+  }
+}
+
+function openLive(Database: DatabaseCtor, path: string, opts: OpenOptions): Db {
   ensurePrivateDir(dirname(path));
   const fresh = !existsSync(path);
   // Create the file 0600 ourselves: SQLite gives the -wal and -shm files the same mode.
@@ -46,17 +106,68 @@ export function openWith(Database: DatabaseCtor, path: string, opts: OpenOptions
     readonly: opts.readonly ?? false,
     ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
   });
-  // One exec for the settings (each pragma call is a statement prepared in JavaScript).
-  // mmap: reads through a memory map instead of a read() per page; a hook's cold search
-  // touches thousands of index and row pages (about 30% of its time at 10,000 records).
-  db.exec(
-    `PRAGMA busy_timeout = ${Math.trunc(opts.busyTimeoutMs ?? 10000)}; PRAGMA foreign_keys = ON; PRAGMA mmap_size = ${MMAP_BYTES};${opts.readonly ? '' : ' PRAGMA synchronous = NORMAL;'}`,
-  );
-  if (!opts.readonly && (fresh || db.pragma('journal_mode', { simple: true }) !== 'wal'))
-    db.pragma('journal_mode = WAL');
-  if (!opts.readonly && (db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) migrate(db);
+  try {
+    // One exec for the settings (each pragma call is a statement prepared in JavaScript).
+    // mmap: reads through a memory map instead of a read() per page; a hook's cold search
+    // touches thousands of index and row pages (about 30% of its time at 10,000 records).
+    db.exec(
+      `PRAGMA busy_timeout = ${Math.trunc(opts.busyTimeoutMs ?? 10000)}; PRAGMA foreign_keys = ON; PRAGMA mmap_size = ${MMAP_BYTES};${opts.readonly ? '' : ' PRAGMA synchronous = NORMAL;'}`,
+    );
+    if (!opts.readonly && (fresh || db.pragma('journal_mode', { simple: true }) !== 'wal'))
+      db.pragma('journal_mode = WAL');
+    if (!opts.readonly && (db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION)
+      migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   if (fresh) {
     for (const suffix of ['', '-wal', '-shm']) tightenFile(path + suffix);
   }
+  return db;
+}
+
+/** Errors that mean "this needed a write the file system refused", not a damaged store. */
+export function needsWrite(err: unknown): boolean {
+  const code = String((err as { code?: unknown })?.code ?? '');
+  return (
+    code === 'SQLITE_FULL' ||
+    code.startsWith('SQLITE_IOERR') ||
+    code.startsWith('SQLITE_CANTOPEN') ||
+    code.startsWith('SQLITE_READONLY') ||
+    ['ENOSPC', 'EROFS', 'EACCES', 'EPERM', 'EDQUOT'].includes(code)
+  );
+}
+
+/** Why each snapshot connection is one (the error that prevented the live open). */
+const snapshots = new WeakMap<Db, string>();
+
+/** Why `db` is a read-only snapshot rather than the live store, or null when it is the store. */
+export function snapshotReason(db: Db): string | null {
+  return snapshots.get(db) ?? null;
+}
+
+/**
+ * The store read whole into memory, read-only. In WAL mode SQLite needs a writable, sized
+ * -shm file even to read, so a full disk or a read-only home stops every read; the snapshot
+ * needs none. It is exact when no committed change waits in the -wal file, which is the only
+ * case it is used for: with a non-empty -wal the original error stands (another process has
+ * the store open, and then the -shm exists and reads rarely fail this way).
+ */
+function openSnapshot(Database: DatabaseCtor, path: string, opts: OpenOptions, cause: unknown): Db {
+  const wal = statSync(`${path}-wal`, { throwIfNoEntry: false });
+  if (wal && wal.size > 0) throw cause;
+  const image = readFileSync(path);
+  // header bytes 18-19 say WAL (2); an in-memory copy has no WAL: read it as a rollback file
+  if (image.length >= 100 && image[18] === 2 && image[19] === 2) {
+    image[18] = 1;
+    image[19] = 1;
+  }
+  const db = new Database(image, {
+    readonly: true,
+    ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
+  });
+  db.exec('PRAGMA foreign_keys = ON;');
+  snapshots.set(db, (cause as Error)?.message ?? String(cause));
   return db;
 }

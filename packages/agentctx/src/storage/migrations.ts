@@ -159,19 +159,27 @@ export const MIGRATIONS: readonly string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Bring the file up to SCHEMA_VERSION. Each step runs in its own transaction. */
+/**
+ * Bring the file up to SCHEMA_VERSION. Each step runs in its own write transaction (BEGIN
+ * IMMEDIATE: the write lock first, the busy timeout making other processes wait for it), and
+ * reads the version again inside it: processes opening a new store together all see version 0
+ * before the first of them has migrated, and only the one holding the lock may act on what it
+ * read. The others find the work done when their turn comes.
+ */
 export function migrate(db: Database): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > SCHEMA_VERSION) {
-    throw new Error(
-      `agentctx.db has schema version ${current}, newer than this agentctx (${SCHEMA_VERSION}); upgrade agentctx`,
-    );
-  }
-  for (let v = current; v < SCHEMA_VERSION; v++) {
-    const step = db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
-      db.pragma(`user_version = ${v + 1}`);
-    });
-    step.immediate();
+  const step = db.transaction((): boolean => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > SCHEMA_VERSION) {
+      throw new Error(
+        `agentctx.db has schema version ${current}, newer than this agentctx (${SCHEMA_VERSION}); upgrade agentctx`,
+      );
+    }
+    if (current === SCHEMA_VERSION) return false;
+    db.exec(MIGRATIONS[current]!);
+    db.pragma(`user_version = ${current + 1}`);
+    return true;
+  });
+  while (step.immediate()) {
+    // one version per transaction, until there is nothing left to do
   }
 }

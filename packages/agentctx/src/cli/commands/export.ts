@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { exportProfile } from '../../core/profile/profile.js';
 import { exportMarkdown } from '../../core/records/export.js';
-import { writeFileAtomic } from '../../storage/atomic-write.js';
+import { writeOutputFile } from '../../storage/write-target.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 
@@ -13,14 +13,14 @@ export const command: Command = {
   run({ args, app }) {
     const a = app();
     if (bool(args.flags, 'profile')) {
-      const res = exportProfile(a.db, a.paths.profile, a.clock());
+      const res = exportProfile(a.readDb, a.paths.profile, a.clock());
       return { json: res, text: `wrote ${res.entries} global preferences to ${res.path}` };
     }
-    const { markdown, count } = exportMarkdown(a.db, a.project, a.clock(), bool(args.flags, 'history'));
+    const { markdown, count } = exportMarkdown(a.readDb, a.project, a.clock(), bool(args.flags, 'history'));
     const out = str(args.flags, 'out');
     if (out) {
       const path = resolve(out);
-      writeFileAtomic(path, markdown, 0o644);
+      writeOutputFile(path, markdown, 0o644);
       return { json: { path, records: count }, text: `wrote ${count} records to ${path}` };
     }
     return { json: { records: count, markdown }, text: markdown };

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { refreshDigest } from '../../app/digest-refresh.js';
 import { tryLock } from '../../app/lock.js';
@@ -8,6 +8,7 @@ import { redactorFor } from '../../core/redaction/redact.js';
 import { redactingClient } from '../../core/redaction/redacting-client.js';
 import { selectLlm } from '../../llm/select.js';
 import { AgentctxError, errorMessage } from '../../shared/errors.js';
+import { openRegularForRead } from '../../storage/regular-file.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 
@@ -48,6 +49,8 @@ export const command: Command = {
     if (!existsSync(transcriptPath)) {
       throw new AgentctxError('invalid_input', `no transcript at ${transcriptPath}`);
     }
+    // a FIFO, a device or a directory is refused here, before any lock is taken
+    closeSync(openRegularForRead(transcriptPath));
     const a = app();
     const log = (m: string) => appendLog(a.paths.logs, 'extract', m);
 
@@ -98,9 +101,12 @@ export const command: Command = {
       if (w && w.created.length + w.reinforced.length > 0) {
         // The digest must show what was just written: SessionEnd's consolidation often ran
         // while the model was still answering.
-        if (!(await refreshDigest(a, DIGEST_WAIT_MS))) {
-          log(`extract ${sessionId}: digest not refreshed (a consolidation is still running)`);
-        }
+        // the records are written: a digest that cannot be refreshed (derived) is only logged
+        const refreshed = await refreshDigest(a, DIGEST_WAIT_MS).catch((err: unknown) => {
+          log(`extract ${sessionId}: digest not refreshed: ${errorMessage(err)}`);
+          return true;
+        });
+        if (!refreshed) log(`extract ${sessionId}: digest not refreshed (a consolidation is still running)`);
       }
       return { json: summary, text: text(summary) };
     } catch (err) {

@@ -4,7 +4,7 @@ import { driftReport } from '../../core/drift/report.js';
 import { scanDrift } from '../../core/drift/scan.js';
 import { renderDiff } from '../../core/drift/unified-diff.js';
 import { AgentctxError } from '../../shared/errors.js';
-import { writeFileAtomic } from '../../storage/atomic-write.js';
+import { rewriteFile } from '../../storage/rewrite-file.js';
 import { bool, num } from '../args.js';
 import type { Command } from '../command.js';
 
@@ -57,7 +57,8 @@ export const command: Command = {
     if (!yes) return { json: { written: [] }, text: 'Nothing written.' };
     const written: string[] = [];
     for (const [file, text] of applyPlan(scan.texts, plan)) {
-      writeFileAtomic(join(a.project.root, file), text, 0o644);
+      // through a symlink, keeping the file's mode; a new CLAUDE.md is 0644
+      rewriteFile(join(a.project.root, file), text, 0o644);
       written.push(file);
     }
     return { json: { written }, text: `Wrote ${written.join(', ')}.` };

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Clock, IdGen } from '../../shared/clock.js';
 import { BODY_MAX, TITLE_MAX } from '../../shared/types.js';
 import { addEdge, upsertNode } from '../../storage/graph-repo.js';
 import type { Db } from '../../storage/open.js';
+import { readRegularFile } from '../../storage/regular-file.js';
 import { createRecord } from '../records/records.js';
 import { redactSecrets } from '../redaction/redact.js';
 import {
@@ -183,11 +184,11 @@ export function currentBranch(root: string): string | null {
     let gitDir = join(root, '.git');
     if (!existsSync(gitDir)) return null;
     if (statSync(gitDir).isFile()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(gitDir, 'utf8'));
+      const m = /^gitdir:\s*(.+)$/m.exec(readRegularFile(gitDir));
       if (!m) return null;
       gitDir = isAbsolute(m[1]!.trim()) ? m[1]!.trim() : resolve(dirname(gitDir), m[1]!.trim());
     }
-    const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
+    const head = readRegularFile(join(gitDir, 'HEAD')).trim();
     const m = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
     return m ? m[1]! : null;
   } catch {

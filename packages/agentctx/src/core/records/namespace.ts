@@ -30,6 +30,23 @@ export function normalizeRemoteUrl(raw: string): string {
   return url;
 }
 
+/**
+ * A remote URL fit to show or store: the same URL without its userinfo (`user:password@`), which
+ * may hold a token. `https://u:tok@host/p` becomes `https://host/p`, `git@host:p` becomes
+ * `host:p`; local paths and URLs without userinfo are returned as they are. The project id does
+ * not depend on this: normalizeRemoteUrl drops credentials too, so both forms give one id.
+ */
+export function remoteForDisplay(raw: string): string {
+  const url = raw.trim();
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(url)?.[0] ?? '';
+  const rest = url.slice(scheme.length);
+  // the authority ends at the path (or, in a URL, at a query or fragment)
+  const end = rest.search(scheme ? /[/?#]/ : /\//);
+  const authority = end === -1 ? rest : rest.slice(0, end);
+  const at = authority.lastIndexOf('@');
+  return at === -1 ? url : scheme + rest.slice(at + 1);
+}
+
 /** SPEC §3.4: SHA-256 of the normalised origin remote, else of the absolute repo root. */
 export function projectIdFor(remote: string | null, root: string): string {
   return sha256Hex(remote ? normalizeRemoteUrl(remote) : root);

@@ -9,7 +9,7 @@ import {
 } from '../../shared/types.js';
 import type { Db } from '../../storage/open.js';
 import { currentHead, getRecord, insertRecord, markSuperseded } from '../../storage/records-repo.js';
-import { validateRecordFields } from './validation.js';
+import { validateBody, validateRecordFields } from './validation.js';
 
 export interface RecordsDeps {
   db: Db;
@@ -144,7 +144,7 @@ export function supersedeRecord(
       {
         type: old.type,
         title: input.title ?? old.title,
-        body: bodyWithRationale(input.body, input.rationale),
+        body: bodyWithRationale(validateBody(input.body), input.rationale),
         scope: old.scope,
         confidence: input.confidence ?? 'explicit',
         pinned: old.pinned === 1,

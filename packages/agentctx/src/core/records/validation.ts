@@ -26,6 +26,18 @@ function invalid(message: string, field: string): never {
   throw new AgentctxError('invalid_input', message, { field });
 }
 
+/**
+ * A record body: a non-blank string of at most BODY_MAX characters, trimmed. Every write path
+ * checks the body the developer gave with this, before anything is added to it (supersede
+ * appends its rationale), so a blank body is refused everywhere alike.
+ */
+export function validateBody(body: unknown): string {
+  const text = typeof body === 'string' ? body.trim() : '';
+  if (!text) invalid('body must be a non-empty string', 'body');
+  if ([...text].length > BODY_MAX) invalid(`body is longer than ${BODY_MAX} characters`, 'body');
+  return text;
+}
+
 /** Check and normalise the user-supplied fields of a record. */
 export function validateRecordFields(input: {
   type: unknown;
@@ -40,9 +52,7 @@ export function validateRecordFields(input: {
   const title = typeof input.title === 'string' ? input.title.trim() : '';
   if (!title) invalid('title must be a non-empty string', 'title');
   if ([...title].length > TITLE_MAX) invalid(`title is longer than ${TITLE_MAX} characters`, 'title');
-  const body = typeof input.body === 'string' ? input.body.trim() : '';
-  if (!body) invalid('body must be a non-empty string', 'body');
-  if ([...body].length > BODY_MAX) invalid(`body is longer than ${BODY_MAX} characters`, 'body');
+  const body = validateBody(input.body);
   const scope = input.scope ?? 'project';
   if (!isScope(scope)) invalid(`scope must be project or global (got ${JSON.stringify(scope)})`, 'scope');
   if (scope === 'global' && PROJECT_ONLY.includes(input.type)) {

@@ -1,47 +1,28 @@
-import { formatInjection, selectHits } from '../../core/injection/injection.js';
+import { promptInjection, searchablePrompt } from '../../core/injection/prompt-injection.js';
 import { updateSessionState } from '../../core/injection/session-state.js';
-import { search } from '../../core/retrieval/search.js';
-import { extractTerms } from '../../storage/fts-query.js';
 import { addInjectedTokens } from '../../storage/sessions-repo.js';
 import type { HookContext } from '../context.js';
 import type { UserPromptEvent } from '../event.js';
 import { accountingSession } from './accounting.js';
 import type { HookResult } from './index.js';
 
-/** Candidates asked of the engine; the injection keeps at most three strong ones. */
-const SEARCH_LIMIT = 12;
-/** BM25 candidates re-ranked; fewer than the engine's default, as only three are ever shown. */
-const SEARCH_CANDIDATES = 30;
-/** Postings the prompt's search may walk before it narrows to records holding two rare words. */
-const SEARCH_POSTINGS_BUDGET = 5000;
-
 /**
  * UserPromptSubmit: the retrieval engine on the prompt, minus what this session has already
  * been shown (excluded in SQL, so deeper matches surface), top 3 within the budgets.
  */
 export function userPromptSubmit(ev: UserPromptEvent, ctx: HookContext): HookResult {
-  const prompt = ev.prompt.trim();
-  if (!prompt || /^\/[\w:.-]+$/.test(prompt)) return null; // empty, or a bare slash command
-  if (extractTerms(prompt, 1).length === 0) return null;
+  if (!searchablePrompt(ev.prompt)) return null;
   if (!ctx.hasStore()) return null;
   const db = ctx.db();
   const project = ctx.project();
   const now = ctx.clock();
-  const res = search(db, {
+  const injection = promptInjection(db, {
     projectId: project.id,
-    query: prompt,
-    limit: SEARCH_LIMIT,
+    prompt: ev.prompt,
     excludeIds: ctx.state.injected,
-    candidates: SEARCH_CANDIDATES,
-    postingsBudget: SEARCH_POSTINGS_BUDGET,
-    indexFirst: true,
+    sessionId: ev.sessionId,
     now,
   });
-  // what this very session observed itself (error stubs, test outcomes) is already in its context
-  const hits = res.hits.filter(
-    (h) => !(ev.sessionId && h.record.session_id === ev.sessionId && h.record.source === 'hook_observation'),
-  );
-  const injection = formatInjection(selectHits(hits, res.terms.length), now);
   if (!injection) return null;
   // The tokens wait in the session file with the ids (one write, none to the store: a prompt
   // never queues behind a consolidation's write lock); Stop, at the end of this turn, flushes them.

@@ -230,6 +230,12 @@ describe('agentctx mcp over stdio', () => {
       /new_body/,
     );
     expectError(await mcp.call('ctx_supersede', { old_id: c.json.id, new_body: 'ok' }), /rationale/);
+    // a blank body is refused as ctx_record refuses it, even with a rationale to append
+    const blank = await mcp.call('ctx_supersede', { old_id: c.json.id, new_body: ' \n\t ', rationale: 'r' });
+    expectError(blank, /body must be a non-empty string/);
+    expect(blank.json.field).toBe('body');
+    const still = await mcp.call('ctx_get', { ids: [c.json.id] });
+    expect((still.json.records as { id: string }[]).map((r) => r.id)).toEqual([c.json.id]);
     const missing = await mcp.call('ctx_supersede', { old_id: 'NOPE', new_body: 'ok', rationale: 'r' });
     expect(missing.json.code).toBe('not_found');
   });

@@ -139,6 +139,22 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
+  // 6: the developer's "keep these two apart" answers to merge candidates (stored, SPEC §7): a
+  // decision, kept apart from the derived merge_candidates so that rebuilding the candidates never
+  // proposes a dismissed pair again. The pair is ordered as merge_candidates orders it (older
+  // record first). Dismissals made before this migration are carried over.
+  `
+  CREATE TABLE merge_dismissals (
+    project_id   TEXT NOT NULL,
+    id_a         TEXT NOT NULL,
+    id_b         TEXT NOT NULL,
+    dismissed_at TEXT NOT NULL,
+    PRIMARY KEY (id_a, id_b)
+  );
+  CREATE INDEX merge_dismissals_project ON merge_dismissals(project_id);
+  INSERT OR IGNORE INTO merge_dismissals (project_id, id_a, id_b, dismissed_at)
+    SELECT project_id, record_a, record_b, detected_at FROM merge_candidates WHERE status = 'dismissed';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -139,7 +139,23 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
-  // 6: invariants the database keeps itself.
+  // 6: the developer's "keep these two apart" answers to merge candidates (stored, SPEC §7): a
+  // decision, kept apart from the derived merge_candidates so that rebuilding the candidates never
+  // proposes a dismissed pair again. The pair is ordered as merge_candidates orders it (older
+  // record first). Dismissals made before this migration are carried over.
+  `
+  CREATE TABLE merge_dismissals (
+    project_id   TEXT NOT NULL,
+    id_a         TEXT NOT NULL,
+    id_b         TEXT NOT NULL,
+    dismissed_at TEXT NOT NULL,
+    PRIMARY KEY (id_a, id_b)
+  );
+  CREATE INDEX merge_dismissals_project ON merge_dismissals(project_id);
+  INSERT OR IGNORE INTO merge_dismissals (project_id, id_a, id_b, dismissed_at)
+    SELECT project_id, record_a, record_b, detected_at FROM merge_candidates WHERE status = 'dismissed';
+  `,
+  // 7: invariants the database keeps itself.
   // (a) One current handover per project, one current profile record per key (its title)
   // (SPEC §3.2, §3.5): stores written before this have duplicates closed first, the newest
   // (the one the digest shows) kept and named as their successor, then partial unique indexes.
@@ -148,7 +164,7 @@ export const MIGRATIONS: readonly string[] = [
   // agentctx connection defines. (Discoveries and bug fixes, retired after every test run, are
   // never in the digest; a test fails if the digest shows a type these triggers leave out.)
   `
-  CREATE TEMP TABLE m6_retire AS
+  CREATE TEMP TABLE m7_retire AS
     SELECT id, keeper FROM (
       SELECT id,
         first_value(id) OVER w AS keeper,
@@ -162,11 +178,11 @@ export const MIGRATIONS: readonly string[] = [
     ) WHERE n > 1;
   UPDATE records SET
     superseded_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
-    superseded_by = (SELECT keeper FROM m6_retire WHERE m6_retire.id = records.id)
-  WHERE id IN (SELECT id FROM m6_retire);
+    superseded_by = (SELECT keeper FROM m7_retire WHERE m7_retire.id = records.id)
+  WHERE id IN (SELECT id FROM m7_retire);
   INSERT INTO edges (id, from_id, to_id, rel_type)
-    SELECT 'm6-' || id, keeper, id, 'supersedes' FROM m6_retire;
-  DROP TABLE m6_retire;
+    SELECT 'm7-' || id, keeper, id, 'supersedes' FROM m7_retire;
+  DROP TABLE m7_retire;
 
   CREATE UNIQUE INDEX records_one_current_handover ON records(project_id)
     WHERE type = 'handover' AND superseded_at IS NULL;

@@ -10,7 +10,7 @@ import type { Db } from './connection.js';
  * a current record) appends one byte to `begun` before it commits and one byte to `done` after it
  * committed or rolled back. Appends are O_APPEND writes of one byte, atomic on local files.
  *
- * There is one choke point, so no write path can forget it: a trigger on `records` (migration 6)
+ * There is one choke point, so no write path can forget it: a trigger on `records` (migration 7)
  * calls `agentctx_retiring()` whenever a current record of a type the digest can show is
  * retired or deleted; this module registers that function on every connection
  * (storage/connection.ts) and wraps the connection's `transaction()`. The function appends to `begun` (once per transaction) and

@@ -4,7 +4,8 @@ import { refreshDigest } from '../../app/digest-refresh.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
 import { extractSession, type SessionExtractSummary } from '../../core/extraction/session-extract.js';
-import { redactorFor } from '../../core/redaction/redact.js';
+import { describeRedaction } from '../../core/redaction/gate.js';
+import { compileExtraPatterns } from '../../core/redaction/redact.js';
 import { redactingClient } from '../../core/redaction/redacting-client.js';
 import { selectLlm } from '../../llm/select.js';
 import { AgentctxError, errorMessage } from '../../shared/errors.js';
@@ -79,11 +80,14 @@ export const command: Command = {
         ? { client: null, reason: 'precompact' }
         : selectLlm(a.config.llm, a.env, { log, scratchRoot: a.paths.tmp });
       if (choice.client && choice.decision) log(`extract ${sessionId}: backend ${choice.decision.reason}`);
-      const { redact, errors } = redactorFor(a.config.redact?.extraPatterns);
-      for (const e of errors)
+      const redact = a.redact;
+      for (const e of compileExtraPatterns(a.config.redact?.extraPatterns).errors)
         log(`extract ${sessionId}: redact pattern ${JSON.stringify(e.pattern)} skipped: ${e.error}`);
       const summary = await extractSession({
-        records: a.records(),
+        records: {
+          ...a.records(),
+          onRedacted: (r) => log(`extract ${sessionId}: ${describeRedaction(r)}`),
+        },
         sessionId: sessionId.trim(),
         transcriptPath,
         projectRoot: a.project.root,

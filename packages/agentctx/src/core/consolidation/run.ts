@@ -1,6 +1,6 @@
 import type { Clock, IdGen } from '../../shared/clock.js';
 import { GLOBAL_PROJECT } from '../../shared/types.js';
-import { getRun, saveRun } from '../../storage/consolidation-repo.js';
+import { countMergeCandidates, getRun, saveRun } from '../../storage/consolidation-repo.js';
 import type { Db } from '../../storage/open.js';
 import { equaliseStaleCounters } from '../../storage/retirement.js';
 import { refreshTermDf } from '../../storage/term-df.js';
@@ -11,9 +11,10 @@ import { scanDrift } from '../drift/scan.js';
 import { namespacesOf } from '../records/records.js';
 import { applyDriftScores, applyMerge, applyScores, pruneCandidates } from './apply.js';
 import { planExactMerges } from './duplicates.js';
-import { dupInputs, openCandidateCount, scoreInputs } from './inputs.js';
+import { dupInputs, scoreInputs } from './inputs.js';
 import { scanNearDuplicates } from './near-duplicates.js';
 import { batches, parseState, planDriftScores, type RunState, SCORE_BATCH } from './plan.js';
+import { prepareCandidateScans, type RebuildReason } from './rebuild.js';
 import { planScores } from './scores.js';
 import { scanVectorDuplicates } from './vector-duplicates.js';
 
@@ -45,6 +46,8 @@ export interface ConsolidateDeps {
   refreshProfile?: (now: Date) => void;
   /** Record embeddings, when the semantic layer is on: adds the vector near-duplicate scan and RRF in the digest. */
   vectors?: VectorStore;
+  /** Recompute the merge candidates from scratch (`--rebuild`); dismissals are kept (rebuild.ts). */
+  rebuild?: boolean;
 }
 
 export interface ConsolidateSummary {
@@ -58,6 +61,8 @@ export interface ConsolidateSummary {
   scores_updated: number;
   merged: number;
   merge_candidates: number;
+  /** Why the near-duplicate scans started over this run (rebuild.ts), if they did. */
+  rebuilt?: RebuildReason;
   drift: { missing: number; contradicted: number };
   digest: { tokens: number; ids: number; path_written: boolean };
   /** Whether the word-frequency copy (storage/term-df.ts) was rebuilt this run. */
@@ -139,6 +144,11 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     });
 
     step('near-duplicates', () => {
+      const rebuilt = prepareCandidateScans(db, deps.project.id, namespaces, state, deps.rebuild === true);
+      if (rebuilt) {
+        summary.rebuilt = rebuilt;
+        committed('rebuild');
+      }
       const outcome = scanNearDuplicates({
         db,
         projectId: deps.project.id,
@@ -165,8 +175,8 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
         });
         if (vec.outcome === 'time') summary.stopped = 'time';
       }
-      pruneCandidates(db, namespaces);
-      summary.merge_candidates = openCandidateCount(db, namespaces);
+      state.candidate_rows = pruneCandidates(db, deps.project.id, namespaces);
+      summary.merge_candidates = countMergeCandidates(db, namespaces);
       committed('near-duplicates');
     });
 

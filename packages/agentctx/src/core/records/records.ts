@@ -16,6 +16,8 @@ import {
   insertRecord,
   linkSuccessor,
 } from '../../storage/records-repo.js';
+import { type RedactionReport, redactFields } from '../redaction/gate.js';
+import { type Redact, redactSecrets } from '../redaction/redact.js';
 import { validateBody, validateRecordFields } from './validation.js';
 
 export interface RecordsDeps {
@@ -25,6 +27,10 @@ export interface RecordsDeps {
   /** The working project; reads and writes are confined to it and `_global`. */
   projectId: string;
   reinforceThreshold?: number;
+  /** The redaction gate's redactor (app/ adds the user's patterns); the built-in rules when absent. */
+  redact?: Redact;
+  /** Told what the gate took out of a write: kinds and counts, never the values. */
+  onRedacted?: (report: RedactionReport) => void;
 }
 
 export interface CreateRecordInput {
@@ -73,6 +79,16 @@ function requireCurrent(deps: RecordsDeps, id: string): ContextRecord {
 }
 
 /**
+ * The redaction gate: every record text reaches the store through here (issue 24 #5), checked
+ * for length as written, then with its secrets replaced by placeholders.
+ */
+function gateText(deps: RecordsDeps, f: { title: string; body: string }): { title: string; body: string } {
+  const { fields, report } = redactFields(deps.redact ?? redactSecrets, { title: f.title, body: f.body });
+  if (report.count > 0) deps.onRedacted?.(report);
+  return fields;
+}
+
+/**
  * Validate and insert a record that replaces `replaces` (explicit supersession) and, by rule,
  * the current record of its key (SPEC §3.5: the project's handover, a profile key's record).
  * Replaced records must live in the new record's namespace (SPEC §3.4). They are closed before
@@ -84,7 +100,8 @@ function insertChecked(
   now: string,
   replaces: readonly ContextRecord[] = [],
 ): ContextRecord {
-  const f = validateRecordFields(input);
+  const checked = validateRecordFields(input);
+  const f = { ...checked, ...gateText(deps, checked) };
   const namespace = namespaceFor(deps.projectId, f.scope);
   for (const old of replaces) requireSameNamespace(old, namespace);
   const keyed = currentKeyed(deps.db, namespace, f.type, f.title).filter(

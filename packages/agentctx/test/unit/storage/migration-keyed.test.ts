@@ -6,7 +6,7 @@ import { openDb } from '../../../src/storage/open.js';
 import { tempDir } from '../../support/tmp.js';
 
 /**
- * Migration 6 on a store written before it: duplicate current handovers and profile keys (which
+ * Migration 7 on a store written before it: duplicate current handovers and profile keys (which
  * `record --type handover` could leave) are closed, the newest kept; then the database itself
  * refuses a second current one.
  */
@@ -28,10 +28,10 @@ interface Seed {
   superseded?: boolean;
 }
 
-function storeAtVersion5(rows: Seed[]): void {
+function storeAtVersion6(rows: Seed[]): void {
   const raw = new Database(path);
-  for (const m of MIGRATIONS.slice(0, 5)) raw.exec(m);
-  raw.pragma('user_version = 5');
+  for (const m of MIGRATIONS.slice(0, 6)) raw.exec(m);
+  raw.pragma('user_version = 6');
   const ins = raw.prepare(
     `INSERT INTO records (id, project_id, type, title, body, scope, confidence, valid_from, recorded_at, superseded_at, source)
      VALUES (?, ?, ?, ?, ?, 'project', 'explicit', ?, ?, ?, 'cli')`,
@@ -41,9 +41,9 @@ function storeAtVersion5(rows: Seed[]): void {
   raw.close();
 }
 
-describe('migration 6', () => {
+describe('migration 7', () => {
   it('closes duplicate current keyed records, keeping the newest, then enforces one', () => {
-    storeAtVersion5([
+    storeAtVersion6([
       { id: 'h1', project: 'p', type: 'handover', title: 'first', at: '2026-01-01T00:00:00.000Z' },
       { id: 'h3', project: 'p', type: 'handover', title: 'third', at: '2026-01-03T00:00:00.000Z' },
       { id: 'h2', project: 'p', type: 'handover', title: 'second', at: '2026-01-02T00:00:00.000Z' },
@@ -76,7 +76,7 @@ describe('migration 6', () => {
     ]);
     const db = openDb(path);
     try {
-      expect(db.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(6);
+      expect(db.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(7);
       const current = db
         .prepare('SELECT id FROM records WHERE superseded_at IS NULL ORDER BY id')
         .all()

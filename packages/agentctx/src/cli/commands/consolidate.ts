@@ -77,6 +77,11 @@ export const command: Command = {
         `  merge candidates   ${summary.merge_candidates}${summary.merge_candidates ? ' (see agentctx status)' : ''}`,
         `  CLAUDE.md drift    ${summary.drift.missing} missing, ${summary.drift.contradicted} contradicted`,
         `  digest             ${summary.digest.tokens} tokens, ${summary.digest.ids} records`,
+        ...(summary.code_graph?.scanned
+          ? [
+              `  code graph         ${summary.code_graph.files_read} files read, ${summary.code_graph.modules} modules, ${summary.code_graph.symbols} symbols`,
+            ]
+          : []),
         `  embeddings         ${
           emb.status === 'on'
             ? `${emb.embedded} embedded, ${emb.pending} pending (${emb.model}, ${emb.store})`

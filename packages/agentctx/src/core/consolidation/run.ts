@@ -4,6 +4,7 @@ import { getRun, saveRun } from '../../storage/consolidation-repo.js';
 import type { Db } from '../../storage/open.js';
 import { refreshTermDf } from '../../storage/term-df.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
+import { type CodeGraphSummary, refreshCodeGraph } from '../codegraph/refresh.js';
 import { composeDigest } from '../digest/digest.js';
 import { writeDigest } from '../digest/digest-file.js';
 import { scanDrift } from '../drift/scan.js';
@@ -18,8 +19,8 @@ import { scanVectorDuplicates } from './vector-duplicates.js';
 
 /**
  * One consolidation pass over a project and the global profile (SPEC §4 SessionEnd):
- * scores → exact-duplicate merges → near-duplicate candidates → profile refresh → CLAUDE.md
- * drift scores → the SessionStart digest. Every step reads the current records (inputs.ts),
+ * scores → exact-duplicate merges → near-duplicate candidates → profile refresh → code graph →
+ * CLAUDE.md drift scores → the SessionStart digest. Every step reads the current records (inputs.ts),
  * plans as a pure function of them and `now` (plan.ts, scores.ts, duplicates.ts), then writes
  * in its own short transactions (apply.ts), so the process can be killed at any point: a rerun
  * recomputes the plan from what was committed and finishes the job. The near-duplicate scan is
@@ -61,6 +62,8 @@ export interface ConsolidateSummary {
   digest: { tokens: number; ids: number; path_written: boolean };
   /** Whether the word-frequency copy (storage/term-df.ts) was rebuilt this run. */
   term_df?: boolean;
+  /** The module/symbol graph read from the touched files (core/codegraph). */
+  code_graph?: CodeGraphSummary;
   steps: { name: string; ms: number }[];
 }
 
@@ -173,6 +176,18 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
       step('profile', () => {
         deps.refreshProfile!(now);
         committed('profile');
+      });
+    }
+
+    if (deps.project.id !== GLOBAL_PROJECT) {
+      step('code graph', () => {
+        summary.code_graph = refreshCodeGraph({
+          db,
+          newId: deps.newId,
+          projectId: deps.project.id,
+          root: deps.project.root,
+        });
+        committed('code-graph');
       });
     }
 

@@ -3,6 +3,7 @@ import { addEdge, linkRecordEntity, upsertNode } from '../../storage/graph-repo.
 import { findVerbatim, getRecord, listRecords } from '../../storage/records-repo.js';
 import { createRecord, namespaceFor, type RecordsDeps, reinforceRecord } from '../records/records.js';
 import { type Candidate, candidatesOf, normalise } from './candidates.js';
+import { type EnrichmentReport, emptyEnrichmentReport, enrichStubs } from './enrich-stubs.js';
 import type { ExtractionOutput } from './schema.js';
 
 export interface IngestOptions {
@@ -34,10 +35,13 @@ export interface IngestReport {
     kept_explicit_handover: number;
   };
   linked_files: number;
+  /** Bugfix stubs superseded by their enriched record (enrich-stubs.ts). */
+  bugfix_enrichment: EnrichmentReport;
 }
 
 function emptyReport(): IngestReport {
   return {
+    bugfix_enrichment: emptyEnrichmentReport(),
     created: [],
     reinforced: [],
     dropped: { duplicate: 0, too_long: 0, invalid_supersedes: 0, kept_explicit_handover: 0 },
@@ -90,6 +94,7 @@ export function ingestExtraction(
   if (out.flush_ok) return report;
   const candidates = candidatesOf(out);
   const run = deps.db.transaction(() => {
+    report.bugfix_enrichment = enrichStubs(deps, out.bugfix_enrichments ?? [], opts);
     const seen = new Set<string>();
     for (const c of candidates) ingestOne(deps, c, opts, report, seen);
     report.linked_files = linkFiles(deps, report, opts.files ?? []);

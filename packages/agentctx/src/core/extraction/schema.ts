@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type BugfixEnrichment, bugfixEnrichmentSchema } from './bugfix-stubs.js';
 
 /**
  * The SPEC §6 output schema, twice: as zod (ingest validation, entry by entry) and as the JSON
@@ -45,6 +46,8 @@ export type ActiveWork = z.infer<typeof activeWorkSchema>;
 
 export interface ExtractionOutput {
   decisions: Decision[];
+  /** Bugfix stubs of the session enriched with cause and fix (bugfix-stubs.ts; absent means none). */
+  bugfix_enrichments?: BugfixEnrichment[];
   preferences: Preference[];
   conventions: Convention[];
   active_work: ActiveWork | null;
@@ -90,6 +93,12 @@ export function parseExtractionOutput(raw: unknown): ParsedOutput | null {
   return {
     output: {
       decisions: entries(o.decisions, decisionSchema, invalid, 'decisions'),
+      bugfix_enrichments: entries(
+        o.bugfix_enrichments,
+        bugfixEnrichmentSchema,
+        invalid,
+        'bugfix_enrichments',
+      ),
       preferences: entries(o.preferences, preferenceSchema, invalid, 'preferences'),
       conventions: entries(o.conventions, conventionSchema, invalid, 'conventions'),
       active_work,

@@ -65,7 +65,7 @@ export const command: Command = {
       appendLog(
         a.paths.logs,
         'consolidate',
-        `project=${a.project.id} finished=${summary.finished}${summary.stopped ? ` stopped=${summary.stopped}` : ''} records=${summary.records} scores=${summary.scores_updated} merged=${summary.merged} candidates=${summary.merge_candidates} drift=${summary.drift.missing}/${summary.drift.contradicted} digest=${summary.digest.tokens}t ms=${summary.duration_ms}`,
+        `project=${a.project.id} finished=${summary.finished}${summary.stopped ? ` stopped=${summary.stopped}` : ''} records=${summary.records} scores=${summary.scores_updated} merged=${summary.merged} candidates=${summary.merge_candidates} drift=${summary.drift.missing}/${summary.drift.contradicted}${summary.degraded ? ` degraded=${summary.degraded}` : ''} digest=${summary.digest.tokens}t ms=${summary.duration_ms}`,
       );
       const emb = semantic.report;
       const text = [
@@ -75,7 +75,9 @@ export const command: Command = {
         `  scores updated     ${summary.scores_updated}`,
         `  duplicates merged  ${summary.merged}`,
         `  merge candidates   ${summary.merge_candidates}${summary.merge_candidates ? ' (see agentctx status)' : ''}`,
-        `  CLAUDE.md drift    ${summary.drift.missing} missing, ${summary.drift.contradicted} contradicted`,
+        summary.degraded
+          ? '  CLAUDE.md drift    skipped: this SQLite has no FTS5 (so are word counts and keyword near-duplicates)'
+          : `  CLAUDE.md drift    ${summary.drift.missing} missing, ${summary.drift.contradicted} contradicted`,
         `  digest             ${summary.digest.tokens} tokens, ${summary.digest.ids} records`,
         `  embeddings         ${
           emb.status === 'on'

@@ -7,6 +7,7 @@ import { countByConfidence, countByType } from '../../storage/records-repo.js';
 import { listSessions, sessionTotals, tokenWindows } from '../../storage/sessions-repo.js';
 import type { Command } from '../command.js';
 import { embeddingStatus } from '../status-embeddings.js';
+import { ladderStatus } from '../status-ladder.js';
 import { maintenanceStatus } from '../status-maintenance.js';
 
 export const command: Command = {
@@ -35,6 +36,7 @@ export const command: Command = {
     const cap = a.config.llm.dailyCostCapUsd;
     const capReached = spent >= cap;
     const maintenance = maintenanceStatus(a.db, a.project.id, a.clock());
+    const ladder = ladderStatus({ db: a.db, config: a.config, paths: a.paths, env: a.env, now: a.clock() });
     const json = {
       project_id: a.project.id,
       project: a.project.name,
@@ -56,6 +58,7 @@ export const command: Command = {
       recent_sessions: sessions,
       ...maintenance.json,
       ...semantic.json,
+      ...ladder.json,
       llm: {
         backend: backend.configured,
         active: backend.active,
@@ -92,6 +95,7 @@ export const command: Command = {
       ),
       ...maintenance.lines,
       ...semantic.lines,
+      ...ladder.lines,
     ].join('\n');
     return { json, text };
   },

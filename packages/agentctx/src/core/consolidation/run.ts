@@ -6,6 +6,7 @@ import {
   saveRun,
   upsertMergeCandidate,
 } from '../../storage/consolidation-repo.js';
+import { ftsUsable } from '../../storage/fts-index.js';
 import { buildMatchExpression, extractTerms, type QueryTerm } from '../../storage/fts-query.js';
 import type { Db } from '../../storage/open.js';
 import { refreshTermDf, termDfLookup } from '../../storage/term-df.js';
@@ -70,6 +71,11 @@ export interface ConsolidateSummary {
   digest: { tokens: number; ids: number; path_written: boolean };
   /** Whether the word-frequency copy (storage/term-df.ts) was rebuilt this run. */
   term_df?: boolean;
+  /**
+   * SPEC §8 rung 4: no FTS5 here, so the steps that need it (word counts, keyword
+   * near-duplicates, CLAUDE.md drift) were left for a run that has it.
+   */
+  degraded?: 'like-search';
   steps: { name: string; ms: number }[];
 }
 
@@ -134,6 +140,9 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     summary.steps.push({ name, ms: Math.round(performance.now() - s) });
   };
 
+  const fullText = ftsUsable(db);
+  if (!fullText) summary.degraded = 'like-search';
+
   try {
     persist(false);
     committed('start');
@@ -160,7 +169,7 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     });
 
     step('term frequencies', () => {
-      summary.term_df = refreshTermDf(db).rebuilt;
+      if (fullText) summary.term_df = refreshTermDf(db).rebuilt;
       committed('term-frequencies');
     });
 
@@ -182,7 +191,9 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     });
 
     step('near-duplicates', () => {
-      const outcome = scanNearDuplicates(deps, namespaces, state, nowIso, elapsed, budget, committed);
+      const outcome = fullText
+        ? scanNearDuplicates(deps, namespaces, state, nowIso, elapsed, budget, committed)
+        : 'done';
       if (outcome === 'time') summary.stopped = 'time';
       if (deps.vectors && outcome === 'done') {
         const vec = scanVectorDuplicates({
@@ -217,7 +228,7 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     }
 
     let driftCounts = { missing: 0, contradicted: 0 };
-    if (deps.project.id !== GLOBAL_PROJECT) {
+    if (deps.project.id !== GLOBAL_PROJECT && fullText) {
       step('drift', () => {
         const scan = scanDrift(db, deps.project, now);
         // Without a CLAUDE.md there is nothing to be behind: no drift scores, no hint.

@@ -51,7 +51,12 @@ export function vectorWorkOff(sc: SemanticConfig): string | undefined {
 export function degradation(input: LadderInput): RungState[] {
   const out: RungState[] = [];
   const vectors = vectorWorkOff(semanticConfig(input.config, input.paths, input.env));
-  if (vectors) out.push({ rung: 2, marker: 'no-vectors', reason: `${vectors}; retrieval is keyword-only` });
+  if (vectors)
+    out.push({
+      rung: 2,
+      marker: 'no-vectors',
+      reason: `${vectors}; no vector work offline (digest ranking and near-duplicates are keyword-only)`,
+    });
   const llm = llmOff(input);
   if (llm) out.push({ rung: 3, marker: 'no-llm', reason: llm });
   const fts = fullTextOff(input.db);

@@ -34,9 +34,13 @@ export function createScratchIndex(docs: readonly ScratchDoc[]): ScratchIndex {
   } catch (err) {
     db.close();
     // SPEC §8 rung 4: no passage index to measure coverage with
-    throw new AgentctxError('fts5_unavailable', `this SQLite has no FTS5 (${errorMessage(err)})`, {
-      degraded: 'like-search',
-    });
+    throw new AgentctxError(
+      'fts5_unavailable',
+      `this SQLite has no FTS5, which the passage index of the CLAUDE.md check needs (${errorMessage(err)})`,
+      {
+        degraded: 'like-search',
+      },
+    );
   }
   const insert = db.prepare('INSERT INTO doc (rowid, text) VALUES (?, ?)');
   db.transaction(() => {

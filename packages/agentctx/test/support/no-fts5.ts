@@ -52,13 +52,18 @@ export function noFts5Extension(): string {
     const tmp = `${out}.${process.pid}.tmp`;
     const linkFlags =
       process.platform === 'darwin' ? ['-bundle', '-undefined', 'dynamic_lookup'] : ['-shared'];
-    const cc = process.env.CC || 'cc';
-    const res = spawnSync(cc, [...linkFlags, '-fPIC', '-O1', '-I', headers, '-o', tmp, SOURCE], {
-      encoding: 'utf8',
-    });
-    if (res.status !== 0)
+    const compilers = process.env.CC ? [process.env.CC] : ['cc', 'gcc', 'clang'];
+    const failures: string[] = [];
+    for (const cc of compilers) {
+      const res = spawnSync(cc, [...linkFlags, '-fPIC', '-O1', '-I', headers, '-o', tmp, SOURCE], {
+        encoding: 'utf8',
+      });
+      if (res.status === 0) break;
+      failures.push(`${cc}: ${res.error?.message ?? res.stderr}`);
+    }
+    if (failures.length === compilers.length)
       throw new Error(
-        `cannot compile the no-FTS5 test extension with ${cc} (a C compiler is needed for these tests): ${res.error?.message ?? res.stderr}`,
+        `cannot compile the no-FTS5 test extension (a C compiler is needed for these tests; CC= names one):\n${failures.join('\n')}`,
       );
     renameSync(tmp, out); // atomic: parallel workers never load a half-written file
   }

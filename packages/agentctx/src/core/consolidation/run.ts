@@ -1,6 +1,7 @@
 import type { Clock, IdGen } from '../../shared/clock.js';
 import { GLOBAL_PROJECT } from '../../shared/types.js';
 import { countMergeCandidates, getRun, saveRun } from '../../storage/consolidation-repo.js';
+import { ftsUsable } from '../../storage/fts-index.js';
 import type { Db } from '../../storage/open.js';
 import { refreshTermDf } from '../../storage/term-df.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
@@ -66,6 +67,11 @@ export interface ConsolidateSummary {
   digest: { tokens: number; ids: number; path_written: boolean };
   /** Whether the word-frequency copy (storage/term-df.ts) was rebuilt this run. */
   term_df?: boolean;
+  /**
+   * SPEC §8 rung 4: no FTS5 here, so the steps that need it (word counts, keyword
+   * near-duplicates, CLAUDE.md drift) were left for a run that has it.
+   */
+  degraded?: 'like-search';
   steps: { name: string; ms: number }[];
 }
 
@@ -111,6 +117,9 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     summary.steps.push({ name, ms: Math.round(performance.now() - s) });
   };
 
+  const fullText = ftsUsable(db);
+  if (!fullText) summary.degraded = 'like-search';
+
   try {
     persist(false);
     committed('start');
@@ -128,7 +137,7 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     });
 
     step('term frequencies', () => {
-      summary.term_df = refreshTermDf(db).rebuilt;
+      if (fullText) summary.term_df = refreshTermDf(db).rebuilt;
       committed('term-frequencies');
     });
 
@@ -148,17 +157,19 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
         summary.rebuilt = rebuilt;
         committed('rebuild');
       }
-      const outcome = scanNearDuplicates({
-        db,
-        projectId: deps.project.id,
-        namespaces,
-        state,
-        nowIso,
-        elapsed,
-        budgetMs: budget,
-        onProgress: (d, t) => deps.onProgress?.('near-duplicates', d, t),
-        committed: () => committed('near-duplicates'),
-      });
+      const outcome = fullText
+        ? scanNearDuplicates({
+            db,
+            projectId: deps.project.id,
+            namespaces,
+            state,
+            nowIso,
+            elapsed,
+            budgetMs: budget,
+            onProgress: (d, t) => deps.onProgress?.('near-duplicates', d, t),
+            committed: () => committed('near-duplicates'),
+          })
+        : 'done';
       if (outcome === 'time') summary.stopped = 'time';
       if (deps.vectors && outcome === 'done') {
         const vec = scanVectorDuplicates({
@@ -187,7 +198,7 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     }
 
     let driftCounts = { missing: 0, contradicted: 0 };
-    if (deps.project.id !== GLOBAL_PROJECT) {
+    if (deps.project.id !== GLOBAL_PROJECT && fullText) {
       step('drift', () => {
         const plan = planDriftScores(scanDrift(db, deps.project, now));
         driftCounts = plan.counts;

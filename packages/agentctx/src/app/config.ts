@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { AgentctxError } from '../shared/errors.js';
 import { writeFileAtomic } from '../storage/atomic-write.js';
+import { readRegularFile } from '../storage/regular-file.js';
 
 export interface Config {
   llm: {
@@ -10,6 +11,12 @@ export interface Config {
     dailyCostCapUsd: number;
   };
   embeddings: { enabled: boolean };
+  /**
+   * `queryVectors`: embed each ctx_search query in the MCP server (hybrid ranking). Off by
+   * default (SPEC §8 rung 1, Invariant 6: vectors are offline work): it keeps the embedding
+   * model resident in every session's MCP process (QUERY_VECTORS_MEMORY).
+   */
+  search: { queryVectors: boolean };
   /** Secret redaction: regex sources redacted as `[REDACTED:custom]` on top of the built-in rules. */
   redact: { extraPatterns: string[] };
   modelTier: 'default' | 'quality';
@@ -19,6 +26,7 @@ export interface Config {
 export const DEFAULT_CONFIG: Config = {
   llm: { enabled: true, backend: 'auto', model: 'claude-haiku-4-5', dailyCostCapUsd: 1 },
   embeddings: { enabled: true },
+  search: { queryVectors: false },
   redact: { extraPatterns: [] },
   modelTier: 'default',
   reinforceThreshold: 3,
@@ -42,8 +50,9 @@ function merge<T>(base: T, over: unknown): T {
 export function loadConfig(path: string): Config {
   if (!existsSync(path)) return structuredClone(DEFAULT_CONFIG);
   let parsed: unknown;
+  const text = readRegularFile(path); // a FIFO or a directory is refused, never waited on
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (err) {
     throw new AgentctxError(
       'bad_config',
@@ -77,6 +86,7 @@ export const CONFIG_KEYS: Record<string, (raw: string) => unknown> = {
   },
   'llm.dailyCostCapUsd': (raw) => positiveNumber(raw, 'llm.dailyCostCapUsd'),
   'embeddings.enabled': parseBool,
+  'search.queryVectors': parseBool,
   'redact.extraPatterns': (raw) => {
     // a JSON list of regex sources, or one source; invalid regexes are reported by `agentctx config`
     const t = raw.trim();

@@ -1,7 +1,9 @@
 import { monotonicFactory } from 'ulid';
 import type { RecordsDeps } from '../core/records/records.js';
+import { type Redact, redactorFor } from '../core/redaction/redact.js';
 import { type Clock, type IdGen, systemClock } from '../shared/clock.js';
-import { type Db, openDb } from '../storage/open.js';
+import { AgentctxError, errorMessage } from '../shared/errors.js';
+import { type Db, needsWrite, openDb, snapshotReason } from '../storage/open.js';
 import { type Config, loadConfig } from './config.js';
 import { type Paths, resolvePaths } from './paths.js';
 import { type ProjectRef, resolveProject } from './project.js';
@@ -27,8 +29,28 @@ export interface App {
   project: ProjectRef;
   readonly config: Config;
   readonly db: Db;
+  /**
+   * For commands that only read: the store, or when it cannot be opened for lack of a write
+   * (a full disk, a read-only home), a read-only snapshot of it (storage/connection.ts).
+   */
+  readonly readDb: Db;
+  /** The redaction gate's redactor: the built-in rules and the user's `redact.extraPatterns`. */
+  readonly redact: Redact;
   records(): RecordsDeps;
   close(): void;
+}
+
+/** Open the store for reading and writing; a file system refusing writes is said plainly. */
+function openStore(path: string): Db {
+  try {
+    return openDb(path);
+  } catch (err) {
+    if (!needsWrite(err)) throw err;
+    throw new AgentctxError(
+      'store_unwritable',
+      `cannot open the store ${path} for writing (${errorMessage(err)}): is the disk full or the folder read-only?`,
+    );
+  }
 }
 
 export function createApp(opts: AppOptions = {}): App {
@@ -38,7 +60,9 @@ export function createApp(opts: AppOptions = {}): App {
   const newId = opts.newId ?? monotonicFactory();
   const project = resolveProject(opts.cwd ?? process.cwd());
   let db: Db | undefined;
+  let snapshot: Db | undefined;
   let config: Config | undefined;
+  let redact: Redact | undefined;
   const app: App = {
     env,
     paths,
@@ -50,8 +74,21 @@ export function createApp(opts: AppOptions = {}): App {
       return config;
     },
     get db() {
-      db ??= openDb(paths.db);
+      db ??= openStore(paths.db);
       return db;
+    },
+    get readDb() {
+      if (!db && !snapshot) {
+        const opened = openDb(paths.db, { readFallback: true });
+        if (snapshotReason(opened)) snapshot = opened;
+        else db = opened;
+      }
+      return db ?? (snapshot as Db);
+    },
+    get redact() {
+      // invalid user patterns are skipped here and reported by `agentctx config`
+      redact ??= redactorFor(app.config.redact?.extraPatterns).redact;
+      return redact;
     },
     records() {
       return {
@@ -60,11 +97,14 @@ export function createApp(opts: AppOptions = {}): App {
         newId,
         projectId: project.id,
         reinforceThreshold: app.config.reinforceThreshold,
+        redact: app.redact,
       };
     },
     close() {
       db?.close();
       db = undefined;
+      snapshot?.close();
+      snapshot = undefined;
     },
   };
   return app;

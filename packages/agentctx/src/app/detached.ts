@@ -1,13 +1,15 @@
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, renameSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openLogFile } from './log.js';
 
 /**
  * Background work (SPEC §1: no daemon) runs as a detached `agentctx <args>` child that outlives
  * the hook which started it. The hook returns at once; the child's output goes to
- * `<logs>/background.log`; its lifetime is bounded by a timer loaded before the CLI
- * (`--import` of a tiny module), so even a hung child exits. "At most one per project" is the
+ * `<logs>/background.log`; its lifetime is bounded by a deadline loaded before the CLI
+ * (`--import` of a tiny module) that fires whatever the child waits on, so even a hung child
+ * exits. "At most one per project" is the
  * child command's job (app/lock.ts), since only it knows when its work is done.
  */
 
@@ -46,15 +48,37 @@ function openLog(logsDir: string): number | 'ignore' {
     } catch {
       // no file yet
     }
-    return openSync(file, 'a', 0o600);
+    return openLogFile(file) ?? 'ignore';
   } catch {
     return 'ignore';
   }
 }
 
-/** A module body, loaded before the CLI, that ends the process at the deadline. */
+/** How long after the deadline the watchdog kills a child whose own timer could not run. */
+const KILL_GRACE_MS = 2000;
+
+/**
+ * A module body, loaded before the CLI, that ends the process at the deadline. Two clocks: a
+ * timer on the main thread exits cleanly (code 124) when the event loop is free; a watchdog on
+ * a thread of its own covers the case where it is not: a main thread blocked in a system call
+ * (an open() of a FIFO, a read of a stalled mount) never runs its timers. The watchdog then
+ * kills the child's whole process group (a detached child leads its own), helpers included.
+ */
 function deadlineModule(ms: number): string {
-  const code = `setTimeout(()=>{process.stderr.write("agentctx: background deadline reached (${ms} ms)\\n");process.exit(124)},${ms}).unref();`;
+  const killAt = ms + KILL_GRACE_MS;
+  const watchdog = [
+    "const { writeSync } = require('node:fs');",
+    'setTimeout(() => {',
+    `  try { writeSync(2, 'agentctx: background deadline reached (${ms} ms) and the process did not end; killed\\n'); } catch {}`,
+    "  try { process.kill(-process.pid, 'SIGKILL'); } catch {}",
+    "  process.kill(process.pid, 'SIGKILL');",
+    `}, ${killAt});`,
+  ].join('\n');
+  const code = [
+    "import { Worker } from 'node:worker_threads';",
+    `setTimeout(() => { process.stderr.write('agentctx: background deadline reached (${ms} ms)\\n'); process.exit(124); }, ${ms}).unref();`,
+    `new Worker(${JSON.stringify(watchdog)}, { eval: true }).unref();`,
+  ].join('\n');
   return `data:text/javascript,${encodeURIComponent(code)}`;
 }
 

@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openRegularForRead } from '../storage/regular-file.js';
 
 /**
  * Claude Code session transcripts (`~/.claude/projects/<dir>/<session>.jsonl`): one JSON object
@@ -196,10 +197,11 @@ export function parseTranscriptText(text: string): Omit<TranscriptRead, 'endOffs
 
 /**
  * Read the transcript from byte `offset` to the last complete line. An offset past the end of
- * the file (the file was replaced) restarts from 0.
+ * the file (the file was replaced) restarts from 0. Anything but a regular file is refused
+ * (a FIFO would block the process in open()).
  */
 export function readTranscript(path: string, offset = 0): TranscriptRead {
-  const fd = openSync(path, 'r');
+  const fd = openRegularForRead(path);
   try {
     const size = fstatSync(fd).size;
     const start = offset > size ? 0 : Math.max(0, offset);
@@ -230,7 +232,7 @@ export function filesTouched(events: readonly TranscriptEvent[]): string[] {
 
 /** The timestamp of the first line that has one (when the session began), from the file's head. */
 export function firstTimestamp(path: string, maxBytes = 256 * 1024): string | null {
-  const fd = openSync(path, 'r');
+  const fd = openRegularForRead(path);
   try {
     const buf = Buffer.alloc(Math.min(maxBytes, fstatSync(fd).size));
     const n = readSync(fd, buf, 0, buf.length, 0);

@@ -58,5 +58,5 @@ function loadDriver(): { Database: DatabaseCtor; nativeBinding: string | null } 
 
 export function openHookStore(path: string, busyTimeoutMs = 15000): Db {
   const { Database, nativeBinding } = loadDriver();
-  return openWith(Database, path, { busyTimeoutMs, nativeBinding });
+  return openWith(Database, path, { busyTimeoutMs, nativeBinding, readFallback: true }); // reads survive a full disk
 }

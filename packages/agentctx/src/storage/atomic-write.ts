@@ -1,8 +1,15 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { nonRegularKind, notRegular } from './regular-file.js';
 
-/** Write a file so that readers see either the old or the new content, never a torn one. */
+/**
+ * Write a file so that readers see either the old or the new content, never a torn one. What
+ * is at `path` must be a regular file or nothing: a directory, a FIFO or a device is refused,
+ * never replaced.
+ */
 export function writeFileAtomic(path: string, content: string, mode = 0o600): void {
+  const kind = nonRegularKind(path);
+  if (kind) throw notRegular(path, kind);
   const tmp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
     try {

@@ -1,16 +1,28 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, type Stats, statSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { syncFtsIndex } from './fts-index.js';
 import { migrate, SCHEMA_VERSION } from './migrations.js';
 
 /**
  * How every agentctx connection is opened, whichever way better-sqlite3 was loaded (the CLI
  * imports it; the hooks load it lazily): private files, WAL, busy timeout, foreign keys,
- * migrations. No driver import here, so the hook bundle can use it without loading SQLite.
+ * migrations, the full-text index. No driver import here, so the hook bundle can use it
+ * without loading SQLite.
  */
 
 export type Db = BetterSqlite3.Database;
-export type DatabaseCtor = new (path: string, opts?: Record<string, unknown>) => Db;
+/** better-sqlite3's constructor: a file path, or a Buffer holding a whole database image. */
+export type DatabaseCtor = new (path: string | Buffer, opts?: Record<string, unknown>) => Db;
 
 export interface OpenOptions {
   /** Milliseconds a writer waits for a lock held by another process before failing. */
@@ -18,6 +30,12 @@ export interface OpenOptions {
   readonly?: boolean;
   /** Path of better-sqlite3's native addon, when it was located without `bindings`. */
   nativeBinding?: string | null;
+  /**
+   * For readers: when the store exists but cannot be opened for lack of a write (a full disk
+   * or a read-only home: WAL mode creates and sizes the -shm file even to read), read an
+   * in-memory snapshot of it instead, read-only. See openSnapshot.
+   */
+  readFallback?: boolean;
 }
 
 /** Address space SQLite may map for reads (not memory used: pages load as they are touched). */
@@ -73,6 +91,15 @@ function tightenFile(path: string): void {
 
 /** Open (creating if needed) the store at `path` with the given driver. */
 export function openWith(Database: DatabaseCtor, path: string, opts: OpenOptions = {}): Db {
+  try {
+    return openLive(Database, path, opts);
+  } catch (err) {
+    if (!opts.readFallback || !needsWrite(err) || !existsSync(path)) throw err;
+    return openSnapshot(Database, path, opts, err);
+  }
+}
+
+function openLive(Database: DatabaseCtor, path: string, opts: OpenOptions): Db {
   ensurePrivateDir(dirname(path));
   const fresh = !existsSync(path);
   // Create the file 0600 ourselves: SQLite gives the -wal and -shm files the same mode.
@@ -81,17 +108,71 @@ export function openWith(Database: DatabaseCtor, path: string, opts: OpenOptions
     readonly: opts.readonly ?? false,
     ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
   });
-  // One exec for the settings (each pragma call is a statement prepared in JavaScript).
-  // mmap: reads through a memory map instead of a read() per page; a hook's cold search
-  // touches thousands of index and row pages (about 30% of its time at 10,000 records).
-  db.exec(
-    `PRAGMA busy_timeout = ${Math.trunc(opts.busyTimeoutMs ?? 10000)}; PRAGMA foreign_keys = ON; PRAGMA mmap_size = ${MMAP_BYTES};${opts.readonly ? '' : ' PRAGMA synchronous = NORMAL;'}`,
-  );
-  if (!opts.readonly && (fresh || db.pragma('journal_mode', { simple: true }) !== 'wal'))
-    db.pragma('journal_mode = WAL');
-  if (!opts.readonly && (db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) migrate(db);
+  try {
+    // One exec for the settings (each pragma call is a statement prepared in JavaScript).
+    // mmap: reads through a memory map instead of a read() per page; a hook's cold search
+    // touches thousands of index and row pages (about 30% of its time at 10,000 records).
+    db.exec(
+      `PRAGMA busy_timeout = ${Math.trunc(opts.busyTimeoutMs ?? 10000)}; PRAGMA foreign_keys = ON; PRAGMA mmap_size = ${MMAP_BYTES};${opts.readonly ? '' : ' PRAGMA synchronous = NORMAL;'}`,
+    );
+    if (!opts.readonly && (fresh || db.pragma('journal_mode', { simple: true }) !== 'wal'))
+      db.pragma('journal_mode = WAL');
+    if (!opts.readonly) {
+      if ((db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) migrate(db);
+      // the full-text index where this SQLite has FTS5, paused where it has not (SPEC §8 rung 4)
+      syncFtsIndex(db);
+    }
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   if (fresh) {
     for (const suffix of ['', '-wal', '-shm']) tightenFile(path + suffix);
   }
+  return db;
+}
+
+/** Errors that mean "this needed a write the file system refused", not a damaged store. */
+export function needsWrite(err: unknown): boolean {
+  const code = String((err as { code?: unknown })?.code ?? '');
+  return (
+    code === 'SQLITE_FULL' ||
+    code.startsWith('SQLITE_IOERR') ||
+    code.startsWith('SQLITE_CANTOPEN') ||
+    code.startsWith('SQLITE_READONLY') ||
+    ['ENOSPC', 'EROFS', 'EACCES', 'EPERM', 'EDQUOT'].includes(code)
+  );
+}
+
+/** Why each snapshot connection is one (the error that prevented the live open). */
+const snapshots = new WeakMap<Db, string>();
+
+/** Why `db` is a read-only snapshot rather than the live store, or null when it is the store. */
+export function snapshotReason(db: Db): string | null {
+  return snapshots.get(db) ?? null;
+}
+
+/**
+ * The store read whole into memory, read-only. In WAL mode SQLite needs a writable, sized
+ * -shm file even to read, so a full disk or a read-only home stops every read; the snapshot
+ * needs none. It is exact when no committed change waits in the -wal file, which is the only
+ * case it is used for: with a non-empty -wal the original error stands (another process has
+ * the store open, and then the -shm exists and reads rarely fail this way).
+ */
+function openSnapshot(Database: DatabaseCtor, path: string, opts: OpenOptions, cause: unknown): Db {
+  const wal = statSync(`${path}-wal`, { throwIfNoEntry: false });
+  if (wal && wal.size > 0) throw cause;
+  const image = readFileSync(path);
+  // header bytes 18-19 say WAL (2); an in-memory copy has no WAL: read it as a rollback file
+  if (image.length >= 100 && image[18] === 2 && image[19] === 2) {
+    image[18] = 1;
+    image[19] = 1;
+  }
+  const db = new Database(image, {
+    readonly: true,
+    ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
+  });
+  db.exec('PRAGMA foreign_keys = ON;');
+  snapshots.set(db, (cause as Error)?.message ?? String(cause));
   return db;
 }

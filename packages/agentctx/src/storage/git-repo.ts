@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { readRegularFile } from './regular-file.js';
 
 export interface RepoInfo {
   /** Absolute path of the work tree's top folder (or of the folder itself when not in a repo). */
@@ -23,14 +24,14 @@ function commonGitDir(dotGit: string): string | null {
   let gitDir = dotGit;
   const st = statSync(dotGit);
   if (st.isFile()) {
-    const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+    const m = /^gitdir:\s*(.+)$/m.exec(readRegularFile(dotGit));
     if (!m) return null;
     const target = m[1]!.trim();
     gitDir = isAbsolute(target) ? target : resolve(dirname(dotGit), target);
   }
   const commondirFile = join(gitDir, 'commondir');
   if (existsSync(commondirFile)) {
-    const common = readFileSync(commondirFile, 'utf8').trim();
+    const common = readRegularFile(commondirFile).trim();
     return isAbsolute(common) ? common : resolve(gitDir, common);
   }
   return gitDir;
@@ -58,7 +59,8 @@ export function originFromConfig(configText: string): string | null {
 
 /**
  * Find the repository containing `cwd` by walking up to a `.git` entry, and read its origin
- * from the config file. Pure file reads: this runs on the hook path.
+ * from the config file. Pure file reads: this runs on the hook path (regular files only: a FIFO
+ * in place of .git/config must not hang every hook).
  */
 export function findRepo(cwd: string): RepoInfo {
   const start = safeRealpath(cwd);
@@ -70,7 +72,7 @@ export function findRepo(cwd: string): RepoInfo {
       try {
         const common = commonGitDir(dotGit);
         const config = common ? join(common, 'config') : null;
-        if (config && existsSync(config)) origin = originFromConfig(readFileSync(config, 'utf8'));
+        if (config && existsSync(config)) origin = originFromConfig(readRegularFile(config));
       } catch {
         origin = null;
       }

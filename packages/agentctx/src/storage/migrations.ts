@@ -3,9 +3,14 @@ import type { Database } from 'better-sqlite3';
 /**
  * Versioned schema. Each entry upgrades `PRAGMA user_version` from its index to index + 1.
  * Never edit a migration that has shipped: append a new one.
+ *
+ * One exception, made so that a SQLite without FTS5 can open a store (SPEC §8 rung 4): the
+ * full-text index (records_fts, its triggers and records_fts_vocab) left migration 1 for
+ * storage/fts-index.ts, which creates it after the migrations on every connection whose SQLite
+ * has FTS5. A store made before holds the same objects, so every store ends with one schema.
  */
 export const MIGRATIONS: readonly string[] = [
-  // 1: the schema of SPEC §3.1
+  // 1: the schema of SPEC §3.1 (its FTS5 index: storage/fts-index.ts)
   `
   CREATE TABLE records (
     id              TEXT PRIMARY KEY,
@@ -30,19 +35,6 @@ export const MIGRATIONS: readonly string[] = [
     pending_embedding INTEGER DEFAULT 1
   );
 
-  CREATE VIRTUAL TABLE records_fts USING fts5(title, body, content=records, content_rowid=rowid);
-
-  CREATE TRIGGER records_fts_ai AFTER INSERT ON records BEGIN
-    INSERT INTO records_fts(rowid, title, body) VALUES (new.rowid, new.title, new.body);
-  END;
-  CREATE TRIGGER records_fts_ad AFTER DELETE ON records BEGIN
-    INSERT INTO records_fts(records_fts, rowid, title, body) VALUES ('delete', old.rowid, old.title, old.body);
-  END;
-  CREATE TRIGGER records_fts_au AFTER UPDATE OF title, body ON records BEGIN
-    INSERT INTO records_fts(records_fts, rowid, title, body) VALUES ('delete', old.rowid, old.title, old.body);
-    INSERT INTO records_fts(rowid, title, body) VALUES (new.rowid, new.title, new.body);
-  END;
-
   CREATE TABLE nodes (
     id TEXT PRIMARY KEY, project_id TEXT,
     kind TEXT,
@@ -64,9 +56,6 @@ export const MIGRATIONS: readonly string[] = [
     started_at TEXT, ended_at TEXT,
     tokens_injected INTEGER DEFAULT 0, extraction_cost_usd REAL DEFAULT 0
   );
-
-  -- Document frequencies, read to keep the rarest words of a long query.
-  CREATE VIRTUAL TABLE records_fts_vocab USING fts5vocab(records_fts, 'row');
 
   -- Access paths beyond the spec's (performance only; no new columns).
   CREATE INDEX records_project_current ON records(project_id, superseded_at, type);
@@ -139,23 +128,47 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
+  // 6: the developer's "keep these two apart" answers to merge candidates (stored, SPEC §7): a
+  // decision, kept apart from the derived merge_candidates so that rebuilding the candidates never
+  // proposes a dismissed pair again. The pair is ordered as merge_candidates orders it (older
+  // record first). Dismissals made before this migration are carried over.
+  `
+  CREATE TABLE merge_dismissals (
+    project_id   TEXT NOT NULL,
+    id_a         TEXT NOT NULL,
+    id_b         TEXT NOT NULL,
+    dismissed_at TEXT NOT NULL,
+    PRIMARY KEY (id_a, id_b)
+  );
+  CREATE INDEX merge_dismissals_project ON merge_dismissals(project_id);
+  INSERT OR IGNORE INTO merge_dismissals (project_id, id_a, id_b, dismissed_at)
+    SELECT project_id, record_a, record_b, detected_at FROM merge_candidates WHERE status = 'dismissed';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Bring the file up to SCHEMA_VERSION. Each step runs in its own transaction. */
+/**
+ * Bring the file up to SCHEMA_VERSION. Each step runs in its own write transaction (BEGIN
+ * IMMEDIATE: the write lock first, the busy timeout making other processes wait for it), and
+ * reads the version again inside it: processes opening a new store together all see version 0
+ * before the first of them has migrated, and only the one holding the lock may act on what it
+ * read. The others find the work done when their turn comes.
+ */
 export function migrate(db: Database): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > SCHEMA_VERSION) {
-    throw new Error(
-      `agentctx.db has schema version ${current}, newer than this agentctx (${SCHEMA_VERSION}); upgrade agentctx`,
-    );
-  }
-  for (let v = current; v < SCHEMA_VERSION; v++) {
-    const step = db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
-      db.pragma(`user_version = ${v + 1}`);
-    });
-    step.immediate();
+  const step = db.transaction((): boolean => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > SCHEMA_VERSION) {
+      throw new Error(
+        `agentctx.db has schema version ${current}, newer than this agentctx (${SCHEMA_VERSION}); upgrade agentctx`,
+      );
+    }
+    if (current === SCHEMA_VERSION) return false;
+    db.exec(MIGRATIONS[current]!);
+    db.pragma(`user_version = ${current + 1}`);
+    return true;
+  });
+  while (step.immediate()) {
+    // one version per transaction, until there is nothing left to do
   }
 }

@@ -1,7 +1,14 @@
 import Database from 'better-sqlite3';
 import { type DatabaseCtor, type Db, type OpenOptions, openWith } from './connection.js';
 
-export { type Db, ensurePrivateDir, folderPrivacy, type OpenOptions } from './connection.js';
+export {
+  type Db,
+  ensurePrivateDir,
+  folderPrivacy,
+  needsWrite,
+  type OpenOptions,
+  snapshotReason,
+} from './connection.js';
 
 /** Open (creating if needed) the store at `path`: WAL, busy timeout, foreign keys, migrations. */
 export function openDb(path: string, opts: OpenOptions = {}): Db {

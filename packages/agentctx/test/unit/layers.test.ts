@@ -30,7 +30,7 @@ const FLOOR: Record<string, number> = {
 const SAME_FLOOR = new Set(['claude->storage']);
 /** The rooms of core/ and the rooms each may import. */
 const ROOMS: Record<string, string[]> = {
-  records: [],
+  records: ['redaction'],
   redaction: [],
   drift: [],
   retrieval: ['records'],
@@ -38,7 +38,7 @@ const ROOMS: Record<string, string[]> = {
   digest: ['drift', 'retrieval'],
   capture: ['records', 'redaction'],
   extraction: ['records', 'redaction'],
-  profile: ['records'],
+  profile: ['records', 'redaction'],
   codegraph: [],
   consolidation: ['codegraph', 'digest', 'drift', 'records'],
 };

@@ -1,13 +1,15 @@
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { refreshDigest } from '../../app/digest-refresh.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
 import { extractSession, type SessionExtractSummary } from '../../core/extraction/session-extract.js';
-import { redactorFor } from '../../core/redaction/redact.js';
+import { describeRedaction } from '../../core/redaction/gate.js';
+import { compileExtraPatterns } from '../../core/redaction/redact.js';
 import { redactingClient } from '../../core/redaction/redacting-client.js';
 import { selectLlm } from '../../llm/select.js';
 import { AgentctxError, errorMessage } from '../../shared/errors.js';
+import { openRegularForRead } from '../../storage/regular-file.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 
@@ -51,6 +53,8 @@ export const command: Command = {
     if (!existsSync(transcriptPath)) {
       throw new AgentctxError('invalid_input', `no transcript at ${transcriptPath}`);
     }
+    // a FIFO, a device or a directory is refused here, before any lock is taken
+    closeSync(openRegularForRead(transcriptPath));
     const a = app();
     const log = (m: string) => appendLog(a.paths.logs, 'extract', m);
 
@@ -79,11 +83,14 @@ export const command: Command = {
         ? { client: null, reason: 'precompact' }
         : selectLlm(a.config.llm, a.env, { log, scratchRoot: a.paths.tmp });
       if (choice.client && choice.decision) log(`extract ${sessionId}: backend ${choice.decision.reason}`);
-      const { redact, errors } = redactorFor(a.config.redact?.extraPatterns);
-      for (const e of errors)
+      const redact = a.redact;
+      for (const e of compileExtraPatterns(a.config.redact?.extraPatterns).errors)
         log(`extract ${sessionId}: redact pattern ${JSON.stringify(e.pattern)} skipped: ${e.error}`);
       const summary = await extractSession({
-        records: a.records(),
+        records: {
+          ...a.records(),
+          onRedacted: (r) => log(`extract ${sessionId}: ${describeRedaction(r)}`),
+        },
         sessionId: sessionId.trim(),
         transcriptPath,
         projectRoot: a.project.root,
@@ -101,9 +108,12 @@ export const command: Command = {
       if (w && w.created.length + w.reinforced.length + w.bugfix_enrichment.enriched.length > 0) {
         // The digest must show what was just written: SessionEnd's consolidation often ran
         // while the model was still answering.
-        if (!(await refreshDigest(a, DIGEST_WAIT_MS))) {
-          log(`extract ${sessionId}: digest not refreshed (a consolidation is still running)`);
-        }
+        // the records are written: a digest that cannot be refreshed (derived) is only logged
+        const refreshed = await refreshDigest(a, DIGEST_WAIT_MS).catch((err: unknown) => {
+          log(`extract ${sessionId}: digest not refreshed: ${errorMessage(err)}`);
+          return true;
+        });
+        if (!refreshed) log(`extract ${sessionId}: digest not refreshed (a consolidation is still running)`);
       }
       return { json: summary, text: text(summary) };
     } catch (err) {

@@ -23,7 +23,7 @@ export const command: Command = {
       throw new AgentctxError('usage', 'limit must be 1–50');
     const a = app();
     const now = a.clock();
-    const res = search(a.db, {
+    const res = search(a.readDb, {
       projectId: a.project.id,
       query,
       types: type ? [type] : undefined,

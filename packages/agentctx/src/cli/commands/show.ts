@@ -12,8 +12,9 @@ export const command: Command = {
     const id = args.positionals[0];
     if (!id) throw new AgentctxError('usage', 'show needs a record id');
     const a = app();
-    const record = requireVisible(a.records(), id);
-    const chain = supersessionChain(a.db, record.id).map((r) => ({
+    const db = a.readDb; // reads only: works on a full disk or a read-only home too
+    const record = requireVisible({ db, clock: a.clock, newId: a.newId, projectId: a.project.id }, id);
+    const chain = supersessionChain(db, record.id).map((r) => ({
       id: r.id,
       title: r.title,
       valid_from: r.valid_from,

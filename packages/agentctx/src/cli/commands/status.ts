@@ -3,11 +3,12 @@ import { namespacesOf } from '../../core/records/records.js';
 import { decideBackend } from '../../llm/select.js';
 import { CONFIDENCES, RECORD_TYPES } from '../../shared/types.js';
 import { dailyExtractionCost } from '../../storage/extraction-state-repo.js';
-import { folderPrivacy } from '../../storage/open.js';
+import { folderPrivacy, snapshotReason } from '../../storage/open.js';
 import { countByConfidence, countByType } from '../../storage/records-repo.js';
 import { listSessions, sessionTotals, tokenWindows } from '../../storage/sessions-repo.js';
 import type { Command } from '../command.js';
 import { embeddingStatus } from '../status-embeddings.js';
+import { ladderStatus } from '../status-ladder.js';
 import { maintenanceStatus } from '../status-maintenance.js';
 
 export const command: Command = {
@@ -17,25 +18,29 @@ export const command: Command = {
   flags: {},
   async run({ app }) {
     const a = app();
+    // reads only: a full disk or a read-only home must not stop it (a snapshot is read then)
+    const db = a.readDb;
+    const readOnly = snapshotReason(db);
     const semantic = await embeddingStatus(
-      a.db,
+      db,
       semanticConfig(a.config, a.paths, a.env),
       namespacesOf(a.project.id),
     );
-    const raw = countByType(a.db, a.project.id);
+    const raw = countByType(db, a.project.id);
     const counts = Object.fromEntries(RECORD_TYPES.map((t) => [t, raw[t] ?? 0]));
-    const global = countByType(a.db, '_global');
-    const totals = sessionTotals(a.db, a.project.id);
-    const byConfidence = countByConfidence(a.db, a.project.id);
+    const global = countByType(db, '_global');
+    const totals = sessionTotals(db, a.project.id);
+    const byConfidence = countByConfidence(db, a.project.id);
     const confidence = Object.fromEntries(CONFIDENCES.map((c) => [c, byConfidence[c] ?? 0]));
-    const windows = tokenWindows(a.db, a.project.id, a.clock());
-    const sessions = listSessions(a.db, a.project.id, 10);
+    const windows = tokenWindows(db, a.project.id, a.clock());
+    const sessions = listSessions(db, a.project.id, 10);
     const backend = decideBackend(a.config.llm, a.env);
     const day = a.clock().toISOString().slice(0, 10);
-    const spent = dailyExtractionCost(a.db, day);
+    const spent = dailyExtractionCost(db, day);
     const cap = a.config.llm.dailyCostCapUsd;
     const capReached = spent >= cap;
-    const maintenance = maintenanceStatus(a.db, a.project.id, a.clock());
+    const maintenance = maintenanceStatus(db, a.project.id, a.clock());
+    const ladder = ladderStatus({ db, config: a.config, paths: a.paths, env: a.env, now: a.clock() });
     // opening the store tightened a loose home already; what is still open could not be
     const privacy = folderPrivacy(a.paths.home);
     const json = {
@@ -45,6 +50,7 @@ export const command: Command = {
       origin: a.project.origin,
       store: a.paths.db,
       home: { path: a.paths.home, mode: privacy?.mode ?? null, private: privacy?.private ?? false },
+      ...(readOnly ? { store_read_only: readOnly } : {}),
       counts,
       confidence,
       global_counts: global,
@@ -60,6 +66,7 @@ export const command: Command = {
       recent_sessions: sessions,
       ...maintenance.json,
       ...semantic.json,
+      ...ladder.json,
       llm: {
         backend: backend.configured,
         active: backend.active,
@@ -76,7 +83,7 @@ export const command: Command = {
     const text = [
       `project   ${a.project.name} (${a.project.id.slice(0, 12)})`,
       `root      ${a.project.root}`,
-      `store     ${a.paths.db}`,
+      `store     ${a.paths.db}${readOnly ? ` (read-only snapshot: ${readOnly})` : ''}`,
       ...(privacy && !privacy.private
         ? [
             `warning   ${a.paths.home} is mode ${privacy.mode}: other users can read the store (chmod 700 it; agentctx tightens only a folder it owns that is not shared)`,
@@ -101,6 +108,7 @@ export const command: Command = {
       ),
       ...maintenance.lines,
       ...semantic.lines,
+      ...ladder.lines,
     ].join('\n');
     return { json, text };
   },

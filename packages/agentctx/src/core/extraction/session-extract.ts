@@ -13,13 +13,12 @@ import {
   getExtractionState,
   setExtractionOffset,
 } from '../../storage/extraction-state-repo.js';
-import { listRecords } from '../../storage/records-repo.js';
 import { addExtractionCost } from '../../storage/sessions-repo.js';
-import { namespacesOf, type RecordsDeps } from '../records/records.js';
+import type { RecordsDeps } from '../records/records.js';
 import { STUBS_LISTED, stubForPrompt } from './bugfix-stubs.js';
 import { type IngestReport, ingestExtraction, ingestRuleHandover } from './ingest.js';
 import { planInput } from './input-policy.js';
-import type { KnownRecord } from './prompt.js';
+import { knownRecords } from './known-records.js';
 import { renderTranscript } from './render.js';
 import { buildRuleHandover, displayPath } from './rule-handover.js';
 import { runLlmExtraction } from './run-llm.js';
@@ -50,16 +49,6 @@ export interface SessionExtractSummary {
   offset: { from: number; to: number; advanced: boolean };
   garbage_lines: number;
   written: IngestReport | null;
-}
-
-const KNOWN_LIMIT = 60;
-
-function knownRecords(deps: RecordsDeps): KnownRecord[] {
-  return listRecords(deps.db, {
-    namespaces: namespacesOf(deps.projectId),
-    types: ['decision', 'convention', 'preference'],
-    limit: KNOWN_LIMIT,
-  }).map((r) => ({ id: r.id, type: r.type, title: r.title }));
 }
 
 /** Files this session touched: PostToolUse's observed_in edges, plus the edits in the transcript. */

@@ -1,6 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod/v4';
+import { appendLog } from '../../app/log.js';
 import { namespacesOf } from '../../core/records/records.js';
+import { errorMessage } from '../../shared/errors.js';
 import type { ContextRecord } from '../../shared/types.js';
 import { bumpAccess, currentHead, getVisibleRecords } from '../../storage/records-repo.js';
 import type { ToolContext } from '../context.js';
@@ -34,6 +36,30 @@ function present(r: ContextRecord): Json {
   };
 }
 
+/** How long the access counters wait for another process's write lock before giving up. */
+const COUNT_LOCK_WAIT_MS = 500;
+
+/**
+ * Count an access to the records returned: a side write of a read. A full disk, a read-only
+ * store or a long write lock elsewhere leaves the counters as they were and the read goes on.
+ * Returns whether they were written.
+ */
+function countAccess(ctx: ToolContext, ids: readonly string[]): boolean {
+  if (ids.length === 0) return false;
+  const db = ctx.app.db;
+  const wait = db.pragma('busy_timeout', { simple: true }) as number;
+  try {
+    db.pragma(`busy_timeout = ${COUNT_LOCK_WAIT_MS}`);
+    db.transaction(() => bumpAccess(db, ids, ctx.app.clock().toISOString())).immediate();
+    return true;
+  } catch (err) {
+    appendLog(ctx.app.paths.logs, 'mcp', `ctx_get: access counters not updated: ${errorMessage(err)}`);
+    return false;
+  } finally {
+    db.pragma(`busy_timeout = ${wait}`);
+  }
+}
+
 export function registerGet(server: McpServer, ctx: ToolContext): void {
   registerTool(server, ctx, {
     name: 'ctx_get',
@@ -52,32 +78,31 @@ export function registerGet(server: McpServer, ctx: ToolContext): void {
       const { app } = ctx;
       const ids = [...new Set(args.ids)];
       const db = app.db;
-      const read = db.transaction(() => {
-        const found = getVisibleRecords(db, ids, namespacesOf(app.project.id));
-        const byId = new Map(found.map((r) => [r.id, r]));
-        const returned = ids.filter((id) => {
-          const r = byId.get(id);
-          return r && (args.history || !r.superseded_at);
-        });
-        bumpAccess(db, returned, app.clock().toISOString());
-        const fresh = new Map(
-          getVisibleRecords(db, returned, namespacesOf(app.project.id)).map((r) => [r.id, r]),
-        );
-        const superseded = ids
-          .map((id) => byId.get(id))
-          .filter((r): r is ContextRecord => !!r && !!r.superseded_at && !args.history)
-          .map((r) => ({
-            id: r.id,
-            superseded_by: r.superseded_by,
-            current_head: currentHead(db, r.id)?.id ?? null,
-          }));
-        return {
-          records: returned.map((id) => present(fresh.get(id)!)),
-          missing: ids.filter((id) => !byId.has(id)),
-          superseded,
-        };
+      const namespaces = namespacesOf(app.project.id);
+      const found = db.transaction(() => getVisibleRecords(db, ids, namespaces))();
+      const byId = new Map(found.map((r) => [r.id, r]));
+      const returned = ids.filter((id) => {
+        const r = byId.get(id);
+        return r && (args.history || !r.superseded_at);
       });
-      const res = read.immediate();
+      const bumped = countAccess(ctx, returned);
+      // with the counters updated, return them as they now are
+      const fresh = bumped
+        ? new Map(getVisibleRecords(db, returned, namespaces).map((r) => [r.id, r]))
+        : byId;
+      const superseded = ids
+        .map((id) => byId.get(id))
+        .filter((r): r is ContextRecord => !!r && !!r.superseded_at && !args.history)
+        .map((r) => ({
+          id: r.id,
+          superseded_by: r.superseded_by,
+          current_head: currentHead(db, r.id)?.id ?? null,
+        }));
+      const res = {
+        records: returned.map((id) => present((fresh.get(id) ?? byId.get(id))!)),
+        missing: ids.filter((id) => !byId.has(id)),
+        superseded,
+      };
       const out: Json = { records: res.records, missing: res.missing };
       if (res.superseded.length > 0) out.superseded = res.superseded;
       return out;

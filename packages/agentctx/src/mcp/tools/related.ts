@@ -3,7 +3,7 @@ import * as z from 'zod/v4';
 import { relatedRecords } from '../../core/records/related.js';
 import { type IndexEntry, toIndexEntry } from '../../core/retrieval/index-entry.js';
 import { getRecord } from '../../storage/records-repo.js';
-import type { ToolContext } from '../context.js';
+import { ladderMarker, type ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
 import { indexLimitField, SEARCH_DEFAULT, SEARCH_MAX } from './search.js';
 
@@ -44,6 +44,8 @@ export function registerRelated(server: McpServer, ctx: ToolContext): void {
       }
       const out: Json = { file: args.file, results };
       if (results.length === 0) out.note = 'no records are linked to this file';
+      const degraded = ladderMarker(ctx);
+      if (degraded) out.degraded = degraded;
       return out;
     },
   });

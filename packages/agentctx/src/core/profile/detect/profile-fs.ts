@@ -15,7 +15,8 @@ export function diskFs(root: string): ProfileFs {
     read(rel) {
       try {
         const p = join(root, rel);
-        if (statSync(p).size > MAX_FILE) return null;
+        const st = statSync(p); // a FIFO would block readFileSync: regular files only
+        if (!st.isFile() || st.size > MAX_FILE) return null;
         return readFileSync(p, 'utf8');
       } catch {
         return null;

@@ -1,0 +1,81 @@
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
+import { AgentctxError } from '../shared/errors.js';
+
+/**
+ * Paths agentctx is given (a transcript, an export target, a config file) may name something
+ * other than a regular file. A plain open() of a FIFO blocks until someone opens the other end,
+ * and while it blocks the event loop stops: no timer, no deadline fires. So every such path is
+ * opened non-blocking and checked with fstat (on the descriptor: no window between a check and
+ * the open) before a byte is read or written.
+ */
+
+/** What a file is, in words, for an error message. */
+export function fileKind(st: Stats): string {
+  if (st.isFile()) return 'a regular file';
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  return 'not a file';
+}
+
+export function notRegular(path: string, kind: string): AgentctxError {
+  return new AgentctxError('invalid_input', `${path} is not a regular file (${kind}); refused`, {
+    path,
+    kind,
+  });
+}
+
+/**
+ * Open `path` for reading, refusing anything that is not a regular file (symbolic links are
+ * followed). Throws AgentctxError for a non-regular file, the system error otherwise (ENOENT…).
+ */
+export function openRegularForRead(path: string): number {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  let st: Stats;
+  try {
+    st = fstatSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+  if (!st.isFile()) {
+    closeSync(fd);
+    throw notRegular(path, fileKind(st));
+  }
+  return fd;
+}
+
+/** Read a regular file as UTF-8 (at most `maxBytes`), refusing any other kind of file. */
+export function readRegularFile(path: string, maxBytes = Number.MAX_SAFE_INTEGER): string {
+  const fd = openRegularForRead(path);
+  try {
+    const size = Math.min(fstatSync(fd).size, maxBytes);
+    const buf = Buffer.alloc(size);
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, buf, got, size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * What is at `path` now, when it exists and is not a regular file (links followed): the words
+ * for it, else null. Used before a path is replaced, so a device, a FIFO or a directory is
+ * never swapped for a regular file.
+ */
+export function nonRegularKind(path: string): string | null {
+  let st: Stats | undefined;
+  try {
+    st = statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return null; // cannot tell (a permission problem): the write itself will say
+  }
+  return st && !st.isFile() ? fileKind(st) : null;
+}

@@ -1,10 +1,12 @@
 import type { Clock, IdGen } from '../../shared/clock.js';
 import { GLOBAL_PROJECT } from '../../shared/types.js';
 import { countMergeCandidates, getRun, saveRun } from '../../storage/consolidation-repo.js';
+import { ftsUsable } from '../../storage/fts-index.js';
 import type { Db } from '../../storage/open.js';
 import { equaliseStaleCounters } from '../../storage/retirement.js';
 import { refreshTermDf } from '../../storage/term-df.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
+import { type CodeGraphSummary, refreshCodeGraph } from '../codegraph/refresh.js';
 import { writeStampedDigest } from '../digest/current-digest.js';
 import { composeDigest } from '../digest/digest.js';
 import { scanDrift } from '../drift/scan.js';
@@ -20,8 +22,8 @@ import { scanVectorDuplicates } from './vector-duplicates.js';
 
 /**
  * One consolidation pass over a project and the global profile (SPEC §4 SessionEnd):
- * scores → exact-duplicate merges → near-duplicate candidates → profile refresh → CLAUDE.md
- * drift scores → the SessionStart digest. Every step reads the current records (inputs.ts),
+ * scores → exact-duplicate merges → near-duplicate candidates → profile refresh → code graph →
+ * CLAUDE.md drift scores → the SessionStart digest. Every step reads the current records (inputs.ts),
  * plans as a pure function of them and `now` (plan.ts, scores.ts, duplicates.ts), then writes
  * in its own short transactions (apply.ts), so the process can be killed at any point: a rerun
  * recomputes the plan from what was committed and finishes the job. The near-duplicate scan is
@@ -67,6 +69,13 @@ export interface ConsolidateSummary {
   digest: { tokens: number; ids: number; path_written: boolean };
   /** Whether the word-frequency copy (storage/term-df.ts) was rebuilt this run. */
   term_df?: boolean;
+  /** The module/symbol graph read from the touched files (core/codegraph). */
+  code_graph?: CodeGraphSummary;
+  /**
+   * SPEC §8 rung 4: no FTS5 here, so the steps that need it (word counts, keyword
+   * near-duplicates, CLAUDE.md drift) were left for a run that has it.
+   */
+  degraded?: 'like-search';
   steps: { name: string; ms: number }[];
 }
 
@@ -112,6 +121,9 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     summary.steps.push({ name, ms: Math.round(performance.now() - s) });
   };
 
+  const fullText = ftsUsable(db);
+  if (!fullText) summary.degraded = 'like-search';
+
   try {
     persist(false);
     committed('start');
@@ -129,7 +141,7 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     });
 
     step('term frequencies', () => {
-      summary.term_df = refreshTermDf(db).rebuilt;
+      if (fullText) summary.term_df = refreshTermDf(db).rebuilt;
       committed('term-frequencies');
     });
 
@@ -149,17 +161,19 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
         summary.rebuilt = rebuilt;
         committed('rebuild');
       }
-      const outcome = scanNearDuplicates({
-        db,
-        projectId: deps.project.id,
-        namespaces,
-        state,
-        nowIso,
-        elapsed,
-        budgetMs: budget,
-        onProgress: (d, t) => deps.onProgress?.('near-duplicates', d, t),
-        committed: () => committed('near-duplicates'),
-      });
+      const outcome = fullText
+        ? scanNearDuplicates({
+            db,
+            projectId: deps.project.id,
+            namespaces,
+            state,
+            nowIso,
+            elapsed,
+            budgetMs: budget,
+            onProgress: (d, t) => deps.onProgress?.('near-duplicates', d, t),
+            committed: () => committed('near-duplicates'),
+          })
+        : 'done';
       if (outcome === 'time') summary.stopped = 'time';
       if (deps.vectors && outcome === 'done') {
         const vec = scanVectorDuplicates({
@@ -187,8 +201,20 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
       });
     }
 
-    let driftCounts = { missing: 0, contradicted: 0 };
     if (deps.project.id !== GLOBAL_PROJECT) {
+      step('code graph', () => {
+        summary.code_graph = refreshCodeGraph({
+          db,
+          newId: deps.newId,
+          projectId: deps.project.id,
+          root: deps.project.root,
+        });
+        committed('code-graph');
+      });
+    }
+
+    let driftCounts = { missing: 0, contradicted: 0 };
+    if (deps.project.id !== GLOBAL_PROJECT && fullText) {
       step('drift', () => {
         const plan = planDriftScores(scanDrift(db, deps.project, now));
         driftCounts = plan.counts;

@@ -3,6 +3,7 @@ import { linkRecordEntity, upsertNode } from '../../storage/graph-repo.js';
 import { findVerbatim, getRecord, listRecords } from '../../storage/records-repo.js';
 import { createRecord, namespaceFor, type RecordsDeps } from '../records/records.js';
 import { type Candidate, candidatesOf, normalise } from './candidates.js';
+import { type EnrichmentReport, emptyEnrichmentReport, enrichStubs } from './enrich-stubs.js';
 import type { ExtractionOutput } from './schema.js';
 import { recordSighting, type SightingOutcome, sightById } from './sightings.js';
 
@@ -37,10 +38,13 @@ export interface IngestReport {
     kept_explicit_handover: number;
   };
   linked_files: number;
+  /** Bugfix stubs superseded by their enriched record (enrich-stubs.ts). */
+  bugfix_enrichment: EnrichmentReport;
 }
 
 function emptyReport(): IngestReport {
   return {
+    bugfix_enrichment: emptyEnrichmentReport(),
     created: [],
     reinforced: [],
     dropped: {
@@ -91,6 +95,7 @@ export function ingestExtraction(
   if (out.flush_ok) return report;
   const candidates = candidatesOf(out);
   const run = deps.db.transaction(() => {
+    report.bugfix_enrichment = enrichStubs(deps, out.bugfix_enrichments ?? [], opts);
     const seen = new Set<string>();
     for (const c of candidates) ingestOne(deps, c, opts, report, seen);
     for (const r of out.reinforces ?? []) {

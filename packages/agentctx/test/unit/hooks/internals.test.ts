@@ -159,7 +159,11 @@ describe('prompt injection block', () => {
   });
   it('calls single-word and low-coverage matches weak', () => {
     expect(isStrongHit(hit(rec(1, 'b'), 1, 1, 1), 1)).toBe(true);
-    expect(isStrongHit(hit(rec(1, 'b'), 1, 1, 0.3), 4)).toBe(false);
+    expect(isStrongHit(hit(rec(1, 'b'), 1, 1, 0.2), 4)).toBe(false);
+    // one rare word carrying a quarter of a short query's information is enough (WEAK_MATCH)
+    expect(isStrongHit(hit(rec(1, 'b'), 1, 1, 0.3), 4)).toBe(true);
+    // far below the query's best hit is weak, however well covered
+    expect(isStrongHit(hit(rec(1, 'b'), 0.5, 4, 1), 4)).toBe(false);
     expect(isStrongHit(hit(rec(1, 'b'), 0.2, 3, 0.6), 5)).toBe(false);
     expect(isStrongHit(hit(rec(1, 'b'), 0.9, 3, 0.6), 5)).toBe(true);
     expect(isStrongHit(hit(rec(1, 'b'), 1, 0, 0), 0)).toBe(false);

@@ -1,3 +1,4 @@
+import { foldJournals } from '../../app/journal.js';
 import { semanticConfig } from '../../app/semantic.js';
 import { namespacesOf } from '../../core/records/records.js';
 import { decideBackend } from '../../llm/select.js';
@@ -16,6 +17,7 @@ export const command: Command = {
   flags: {},
   async run({ app }) {
     const a = app();
+    foldJournals(a.db, a.paths, a.clock); // the session journals' lines not folded yet count too
     const semantic = await embeddingStatus(
       a.db,
       semanticConfig(a.config, a.paths, a.env),

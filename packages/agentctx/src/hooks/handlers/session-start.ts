@@ -2,10 +2,9 @@ import { readDigest } from '../../core/digest/digest-file.js';
 import { updateSessionState } from '../../core/injection/session-state.js';
 import { estimateTokens, truncateLinesToBudget } from '../../shared/tokens.js';
 import type { ContextRecord } from '../../shared/types.js';
-import { addInjectedTokens } from '../../storage/sessions-repo.js';
 import type { HookContext } from '../context.js';
 import type { SessionStartEvent } from '../event.js';
-import { accountingSession } from './accounting.js';
+import { recordInjectedTokens } from './accounting.js';
 import type { HookResult } from './index.js';
 import { spawnBackground } from './spawn.js';
 
@@ -58,10 +57,11 @@ export function sessionStart(ev: SessionStartEvent, ctx: HookContext): HookResul
     if (ctx.statePath) {
       ctx.state = updateSessionState(
         ctx.statePath,
-        { resetIds: reset, addIds: shownIds(digest.ids, digest.text, text), addPendingTokens: tokens },
+        { resetIds: reset, addIds: shownIds(digest.ids, digest.text, text) },
         ctx.clock(),
       );
     }
+    recordInjectedTokens(ctx, ev.sessionId, project.id, tokens);
     return { additionalContext: text };
   }
 
@@ -78,9 +78,8 @@ export function sessionStart(ev: SessionStartEvent, ctx: HookContext): HookResul
   const text = fitSessionText(profileBlock(records, project.name));
   if (!text.includes('\n')) return null; // only the header fitted
   const ids = records.filter((r) => text.includes(`- ${r.title}:`)).map((r) => r.id);
-  const tokens = estimateTokens(text);
-  const now = ctx.clock();
-  if (ctx.statePath) ctx.state = updateSessionState(ctx.statePath, { resetIds: reset, addIds: ids }, now);
-  addInjectedTokens(db, accountingSession(ev.sessionId), project.id, tokens, now.toISOString());
+  if (ctx.statePath)
+    ctx.state = updateSessionState(ctx.statePath, { resetIds: reset, addIds: ids }, ctx.clock());
+  recordInjectedTokens(ctx, ev.sessionId, project.id, estimateTokens(text));
   return { additionalContext: text };
 }

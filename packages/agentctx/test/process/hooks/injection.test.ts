@@ -80,12 +80,17 @@ describe('UserPromptSubmit injection', () => {
       const s = runHook(w, 'stop', stop);
       expect(s.code).toBe(0);
       expect(s.ms).toBeLessThan(5000); // not the 15 s a writer would otherwise wait
-      const pending = JSON.parse(readFileSync(w.statePath('lock1'), 'utf8')).pendingTokens;
-      expect(pending).toBe(estimateTokens(p.context));
+      // the tokens wait in the session journal, not folded yet
+      const tokensRow = () =>
+        holder.prepare("SELECT tokens_injected FROM sessions WHERE session_id = 'lock1'").get() as
+          | { tokens_injected: number }
+          | undefined;
+      expect(tokensRow()).toBeUndefined();
+      expect(readFileSync(w.journalPath('lock1'), 'utf8')).toContain(`"t":${estimateTokens(p.context)}`);
       holder.exec('COMMIT');
       expect(runHook(w, 'stop', stop).code).toBe(0);
-      expect(JSON.parse(readFileSync(w.statePath('lock1'), 'utf8')).pendingTokens).toBeUndefined();
-      expect(tokensOf(w, 'lock1')).toBe(estimateTokens(p.context));
+      expect(tokensRow()?.tokens_injected).toBe(estimateTokens(p.context));
+      expect(tokensOf(w, 'lock1')).toBe(estimateTokens(p.context)); // a further Stop adds nothing
     } finally {
       if (holder.inTransaction) holder.exec('ROLLBACK');
       holder.close();
@@ -284,7 +289,8 @@ describe('SessionStart', () => {
     );
     expect(p.context).toContain(notInDigest.id);
     expect(p.context).not.toContain(inDigest.id);
-    // SessionStart accounted the digest's own estimate, with the prompt's (both flushed by Stop)
+    // SessionStart accounted the digest's own estimate, with the prompt's (both folded by Stop
+    // from the session journal)
     expect(tokensOf(w, 'ss-startup')).toBe(estimateTokens(text) + estimateTokens(p.context));
   });
 

@@ -1,6 +1,6 @@
 import { readDigest } from '../../core/digest/digest-file.js';
 import { updateSessionState } from '../../core/injection/session-state.js';
-import { estimateTokens, truncateLinesToBudget } from '../../shared/tokens.js';
+import { estimateTokens } from '../../shared/tokens.js';
 import type { ContextRecord } from '../../shared/types.js';
 import type { HookContext } from '../context.js';
 import type { SessionStartEvent } from '../event.js';
@@ -12,15 +12,36 @@ import { spawnBackground } from './spawn.js';
 export const SESSION_START_TOKENS = 1500;
 export const SESSION_START_CHARS = 8000;
 
-/** Whole lines from the top that fit both budgets. */
+/**
+ * What SessionStart counts a text as: the conservative estimate of what the tokenizer sees,
+ * which is the text in Unicode NFKC form (one character such as U+FDFA becomes eighteen).
+ * Always measured here: a count stored beside a file is a claim, not a measurement.
+ */
+export function sessionTokens(text: string): number {
+  return estimateTokens(text.normalize('NFKC'));
+}
+
+/** Whole lines from the top that fit both budgets, by their own measure. */
 export function fitSessionText(text: string): string {
-  let out = truncateLinesToBudget(text.replace(/\r\n/g, '\n').trimEnd(), SESSION_START_TOKENS - 2);
-  while (out.length > SESSION_START_CHARS || estimateTokens(out) > SESSION_START_TOKENS) {
-    const cut = out.lastIndexOf('\n');
-    if (cut <= 0) return '';
-    out = out.slice(0, cut);
+  const all = text.replace(/\r\n/g, '\n').trimEnd();
+  if (all.length <= SESSION_START_CHARS && sessionTokens(all) <= SESSION_START_TOKENS) return all;
+  const lines: string[] = [];
+  let used = 2;
+  let chars = 0;
+  for (const line of all.split('\n')) {
+    const cost = sessionTokens(line) + 1;
+    if (used + cost > SESSION_START_TOKENS || chars + line.length + 1 > SESSION_START_CHARS) break;
+    lines.push(line);
+    used += cost;
+    chars += line.length + 1;
   }
-  return out.trimEnd();
+  // the sum of the lines' estimates is close to the whole's; the whole decides
+  while (lines.length > 0) {
+    const out = lines.join('\n').trimEnd();
+    if (out.length <= SESSION_START_CHARS && sessionTokens(out) <= SESSION_START_TOKENS) return out;
+    lines.pop();
+  }
+  return '';
 }
 
 /**
@@ -47,13 +68,9 @@ export function sessionStart(ev: SessionStartEvent, ctx: HookContext): HookResul
   const reset = ev.source === 'clear' || ev.source === 'compact';
   const digest = readDigest(ctx.paths.digests, project.id);
   if (digest?.text.trim()) {
-    // The digest's own estimate (same estimator, written with it) spares re-counting it here;
-    // a file without one, or over either budget, is cut to fit.
-    const trusted =
-      digest.tokens > 0 && digest.tokens <= SESSION_START_TOKENS && digest.text.length <= SESSION_START_CHARS;
-    const text = trusted ? digest.text.replace(/\r\n/g, '\n').trimEnd() : fitSessionText(digest.text);
+    // Measured whatever the side file claims (Invariant 2); over either budget, cut to fit.
+    const text = fitSessionText(digest.text);
     if (!text) return null;
-    const tokens = trusted ? digest.tokens : estimateTokens(text);
     if (ctx.statePath) {
       ctx.state = updateSessionState(
         ctx.statePath,
@@ -61,7 +78,7 @@ export function sessionStart(ev: SessionStartEvent, ctx: HookContext): HookResul
         ctx.clock(),
       );
     }
-    recordInjectedTokens(ctx, ev.sessionId, project.id, tokens);
+    recordInjectedTokens(ctx, ev.sessionId, project.id, sessionTokens(text));
     return { additionalContext: text };
   }
 
@@ -80,6 +97,6 @@ export function sessionStart(ev: SessionStartEvent, ctx: HookContext): HookResul
   const ids = records.filter((r) => text.includes(`- ${r.title}:`)).map((r) => r.id);
   if (ctx.statePath)
     ctx.state = updateSessionState(ctx.statePath, { resetIds: reset, addIds: ids }, ctx.clock());
-  recordInjectedTokens(ctx, ev.sessionId, project.id, estimateTokens(text));
+  recordInjectedTokens(ctx, ev.sessionId, project.id, sessionTokens(text));
   return { additionalContext: text };
 }

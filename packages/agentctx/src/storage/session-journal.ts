@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -116,6 +116,7 @@ export function parseJournal(text: string): JournalEntry[] {
 export function journalCwd(path: string, sessionId: string): string | null {
   let text: string;
   try {
+    if (!existsSync(path)) return null; // most sessions before their first injection: no throw
     text = readFileSync(path, 'utf8');
   } catch {
     return null;

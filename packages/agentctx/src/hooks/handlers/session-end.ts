@@ -1,7 +1,8 @@
 import { endSession } from '../../storage/sessions-repo.js';
 import type { HookContext } from '../context.js';
 import type { SessionEndEvent } from '../event.js';
-import { accountingSession, foldSessionJournal } from './accounting.js';
+import { accountingSession } from './accounting.js';
+import { foldSessionJournal } from './fold-journal.js';
 import type { HookResult } from './index.js';
 import { spawnBackground } from './spawn.js';
 

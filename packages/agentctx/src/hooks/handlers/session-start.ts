@@ -21,10 +21,11 @@ export function sessionTokens(text: string): number {
   return estimateTokens(text.normalize('NFKC'));
 }
 
-/** Whole lines from the top that fit both budgets, by their own measure. */
-export function fitSessionText(text: string): string {
+/** Whole lines from the top that fit both budgets, by their own measure, and that measure. */
+export function fitSessionText(text: string): { text: string; tokens: number } {
   const all = text.replace(/\r\n/g, '\n').trimEnd();
-  if (all.length <= SESSION_START_CHARS && sessionTokens(all) <= SESSION_START_TOKENS) return all;
+  const whole = all.length <= SESSION_START_CHARS ? sessionTokens(all) : Number.POSITIVE_INFINITY;
+  if (whole <= SESSION_START_TOKENS) return { text: all, tokens: whole };
   const lines: string[] = [];
   let used = 2;
   let chars = 0;
@@ -38,10 +39,11 @@ export function fitSessionText(text: string): string {
   // the sum of the lines' estimates is close to the whole's; the whole decides
   while (lines.length > 0) {
     const out = lines.join('\n').trimEnd();
-    if (out.length <= SESSION_START_CHARS && sessionTokens(out) <= SESSION_START_TOKENS) return out;
+    const tokens = out.length <= SESSION_START_CHARS ? sessionTokens(out) : Number.POSITIVE_INFINITY;
+    if (tokens <= SESSION_START_TOKENS) return { text: out, tokens };
     lines.pop();
   }
-  return '';
+  return { text: '', tokens: 0 };
 }
 
 /**
@@ -69,7 +71,7 @@ export function sessionStart(ev: SessionStartEvent, ctx: HookContext): HookResul
   const digest = readDigest(ctx.paths.digests, project.id);
   if (digest?.text.trim()) {
     // Measured whatever the side file claims (Invariant 2); over either budget, cut to fit.
-    const text = fitSessionText(digest.text);
+    const { text, tokens } = fitSessionText(digest.text);
     if (!text) return null;
     if (ctx.statePath) {
       ctx.state = updateSessionState(
@@ -78,7 +80,7 @@ export function sessionStart(ev: SessionStartEvent, ctx: HookContext): HookResul
         ctx.clock(),
       );
     }
-    recordInjectedTokens(ctx, ev.sessionId, project.id, sessionTokens(text));
+    recordInjectedTokens(ctx, ev.sessionId, project.id, tokens);
     return { additionalContext: text };
   }
 
@@ -92,11 +94,11 @@ export function sessionStart(ev: SessionStartEvent, ctx: HookContext): HookResul
     )
     .all(project.id) as ContextRecord[];
   if (records.length === 0) return null;
-  const text = fitSessionText(profileBlock(records, project.name));
+  const { text, tokens } = fitSessionText(profileBlock(records, project.name));
   if (!text.includes('\n')) return null; // only the header fitted
   const ids = records.filter((r) => text.includes(`- ${r.title}:`)).map((r) => r.id);
   if (ctx.statePath)
     ctx.state = updateSessionState(ctx.statePath, { resetIds: reset, addIds: ids }, ctx.clock());
-  recordInjectedTokens(ctx, ev.sessionId, project.id, sessionTokens(text));
+  recordInjectedTokens(ctx, ev.sessionId, project.id, tokens);
   return { additionalContext: text };
 }

@@ -1,6 +1,6 @@
 import type { HookContext } from '../context.js';
 import type { StopEvent } from '../event.js';
-import { foldSessionJournal } from './accounting.js';
+import { foldSessionJournal } from './fold-journal.js';
 import type { HookResult } from './index.js';
 import { spawnBackground } from './spawn.js';
 

@@ -9,9 +9,9 @@ export const JOURNAL_RETENTION_DAYS = 7;
 
 /**
  * Fold every session journal into the store: before token counts are read (status, the
- * dashboard) and at consolidation, which also removes files folded long ago. A store whose
- * write lock stays busy past its timeout leaves the lines for the next fold (logged); the
- * counts read then lack them, nothing is lost.
+ * dashboard) and at consolidation, which also removes files folded long ago. Never throws: a
+ * store whose write lock stays busy past its timeout, or a journal that cannot be read, leaves
+ * the lines for the next fold (logged); the counts read then lack them, nothing is lost.
  */
 export function foldJournals(
   db: Db,
@@ -28,8 +28,12 @@ export function foldJournals(
         : {}),
     });
   } catch (err) {
-    if (!String((err as { code?: unknown })?.code ?? '').startsWith('SQLITE_BUSY')) throw err;
-    appendLog(paths.logs, 'journal', `fold deferred: the store is busy (${(err as Error).message})`);
+    const busy = String((err as { code?: unknown })?.code ?? '').startsWith('SQLITE_BUSY');
+    appendLog(
+      paths.logs,
+      'journal',
+      `fold deferred: ${busy ? 'the store is busy' : 'error'} (${(err as Error)?.message ?? String(err)})`,
+    );
     return null;
   }
 }

@@ -191,6 +191,18 @@ export const MIGRATIONS: readonly string[] = [
     SELECT agentctx_retiring();
   END;
   `,
+  // 8: the session journal (stored, storage/session-journal.ts): how far each journal file has
+  // been folded into sessions (file_id, its inode and birth time, tells a file written anew),
+  // and the session's working directory.
+  `
+  CREATE TABLE session_journal (
+    file         TEXT PRIMARY KEY,
+    file_id      TEXT NOT NULL,
+    folded_bytes INTEGER NOT NULL,
+    updated_at   TEXT NOT NULL
+  ) WITHOUT ROWID;
+  ALTER TABLE sessions ADD COLUMN cwd TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,4 +1,5 @@
 import type { App } from '../../app/context.js';
+import { foldJournals } from '../../app/journal.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
 import { loadEmbedder, openSemantic, semanticConfig } from '../../app/semantic.js';
@@ -41,6 +42,7 @@ export const command: Command = {
     };
     try {
       const started = performance.now();
+      foldJournals(a.db, a.paths, a.clock, { removeOld: true });
       const semantic = await embedStep(a, {
         rebuild: args.flags.rebuildEmbeddings === true,
         tty,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveProject } from '../../../src/app/project.js';
@@ -70,14 +70,12 @@ describe('session state', () => {
       expect(readSessionState(p)).toEqual({ injected: [] });
       const now = new Date();
       updateSessionState(p, { addIds: ['a', 'b'] }, now);
-      updateSessionState(p, { addIds: ['b', 'c'], cwd: '/x', addPendingTokens: 10 }, now);
-      expect(readSessionState(p)).toMatchObject({ injected: ['a', 'b', 'c'], cwd: '/x', pendingTokens: 10 });
-      updateSessionState(p, { addPendingTokens: 5 }, now);
-      updateSessionState(p, { addPendingTokens: -10 }, now); // 10 written; the 5 added since stay
-      expect(readSessionState(p).pendingTokens).toBe(5);
-      updateSessionState(p, { resetIds: true, addIds: ['d'], addPendingTokens: -5 }, now);
-      expect(readSessionState(p)).toMatchObject({ injected: ['d'], cwd: '/x' });
-      expect(readSessionState(p).pendingTokens).toBeUndefined();
+      updateSessionState(p, { addIds: ['b', 'c'] }, now);
+      expect(readSessionState(p)).toEqual({ injected: ['a', 'b', 'c'], updatedAt: now.toISOString() });
+      updateSessionState(p, { resetIds: true, addIds: ['d'] }, now);
+      expect(readSessionState(p).injected).toEqual(['d']);
+      // the file holds the dedup set only: counts and the cwd live in the session journal
+      expect(Object.keys(JSON.parse(readFileSync(p, 'utf8'))).sort()).toEqual(['injected', 'updatedAt']);
     } finally {
       t.cleanup();
     }

@@ -40,6 +40,7 @@ const ROOMS: Record<string, string[]> = {
   extraction: ['records', 'redaction'],
   profile: ['records', 'redaction'],
   consolidation: ['digest', 'drift', 'records'],
+  team: ['records', 'redaction'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -184,8 +184,8 @@ export function parseTeamFile(text: string): ParsedFile {
     if (!cur) return; // the header, blank lines, notes between sections
     if (cur.title === null && raw.trim() !== '' && !cur.error) {
       cur.error = {
-        line: n,
-        message: 'expected a "### Title" line after the agentctx comment',
+        line: cur.line,
+        message: `no "### Title" line after the agentctx comment (line ${n} holds text)`,
         key: cur.marker?.key,
       };
     }

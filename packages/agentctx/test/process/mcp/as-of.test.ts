@@ -25,7 +25,10 @@ describe('as_of over MCP', () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.length).toBe(7);
     for (const name of ['ctx_search', 'ctx_get']) {
-      const props = tools.find((x) => x.name === name)!.inputSchema.properties as Record<string, { type?: string }>;
+      const props = tools.find((x) => x.name === name)!.inputSchema.properties as Record<
+        string,
+        { type?: string }
+      >;
       expect(props.as_of?.type).toBe('string');
     }
     const before = new Date().toISOString();
@@ -46,9 +49,11 @@ describe('as_of over MCP', () => {
     const newId = sup.json.new_id as string;
 
     const ids = async (args: Record<string, unknown>) =>
-      ((await mcp.call('ctx_search', { query: 'product search runs', ...args })).json.results as { id: string }[]).map(
-        (r) => r.id,
-      );
+      (
+        (await mcp.call('ctx_search', { query: 'product search runs', ...args })).json.results as {
+          id: string;
+        }[]
+      ).map((r) => r.id);
     expect(await ids({})).toEqual([newId]);
     expect(await ids({ as_of: between })).toEqual([old.json.id]);
     expect(await ids({ as_of: before })).toEqual([]);
@@ -57,10 +62,18 @@ describe('as_of over MCP', () => {
     const got = await mcp.call('ctx_get', { ids: [newId], as_of: between });
     expect(got.isError).toBe(false);
     expect(got.json.records).toEqual([
-      expect.objectContaining({ id: old.json.id, requested_id: newId, body: 'Product search runs on Elasticsearch.' }),
+      expect.objectContaining({
+        id: old.json.id,
+        requested_id: newId,
+        body: 'Product search runs on Elasticsearch.',
+      }),
     ]);
     const none = await mcp.call('ctx_get', { ids: [newId, 'NOPE0000000000000000000000'], as_of: before });
-    expect(none.json).toMatchObject({ records: [], missing: ['NOPE0000000000000000000000'], not_valid_then: [newId] });
+    expect(none.json).toMatchObject({
+      records: [],
+      missing: ['NOPE0000000000000000000000'],
+      not_valid_then: [newId],
+    });
 
     const bad = await mcp.call('ctx_search', { query: 'x', as_of: 'last tuesday' });
     expect(bad.isError).toBe(true);

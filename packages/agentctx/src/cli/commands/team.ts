@@ -1,6 +1,7 @@
 import { relative, resolve } from 'node:path';
 import type { App } from '../../app/context.js';
 import { refreshDigest } from '../../app/digest-refresh.js';
+import { tryLock } from '../../app/lock.js';
 import { hasPending, pendingInFile, recordExport, renderTeamExport } from '../../core/team/team-export.js';
 import { fileSha } from '../../core/team/team-file.js';
 import { importTeamFile, removals } from '../../core/team/team-import.js';

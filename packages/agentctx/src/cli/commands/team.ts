@@ -108,14 +108,24 @@ export const command: Command = {
   summary: 'Team context through git: export, import and status of .agentctx/context.md.',
   usage: USAGE,
   flags: { yes: 'boolean', force: 'boolean', file: 'string' },
-  run(ctx) {
+  async run(ctx) {
     const sub = ctx.args.positionals[0];
-    if (sub === 'export') return runExport(ctx);
-    if (sub === 'import') return runImport(ctx);
     if (sub === 'status') return runStatus(ctx);
-    throw new AgentctxError(
-      'usage',
-      `team needs export, import or status${sub ? ` (got ${JSON.stringify(sub)})` : ''}`,
-    );
+    if (sub !== 'export' && sub !== 'import') {
+      throw new AgentctxError(
+        'usage',
+        `team needs export, import or status${sub ? ` (got ${JSON.stringify(sub)})` : ''}`,
+      );
+    }
+    // one export or import at a time per project: both read the links, then write them
+    const a = ctx.app();
+    const lock = tryLock(a.paths.locks, `team-${a.project.id}`);
+    if (!lock)
+      throw new AgentctxError('busy', 'another agentctx team export or import is running for this project');
+    try {
+      return sub === 'export' ? runExport(ctx) : await runImport(ctx);
+    } finally {
+      lock.release();
+    }
   },
 };

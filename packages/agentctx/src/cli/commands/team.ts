@@ -59,7 +59,7 @@ function runExport({ args, app, io }: CommandContext): CommandResult {
   const redacted = notice.flush();
   const { written, attributes } = writeTeamFile(path, res.text);
   recordExport(teamDeps(a), res);
-  if (inRepo) stampTeamSync(a.paths.digests, a.project.id, fileSha(res.text));
+  if (inRepo) stampTeamSync(a.paths.digests, a.project.id, fileSha(res.text), a.project.root);
   const name = shown(a, path);
   return {
     json: { path, blocks: res.blocks, written, gitattributes: attributes, ...(redacted ? { redacted } : {}) },
@@ -85,7 +85,7 @@ async function runImport({ args, app, io }: CommandContext): Promise<CommandResu
   }
   const report = importTeamFile(deps, parsed, { closeRemoved, text });
   const redacted = notice.flush();
-  if (inRepo) stampTeamSync(a.paths.digests, a.project.id, fileSha(text));
+  if (inRepo) stampTeamSync(a.paths.digests, a.project.id, fileSha(text), a.project.root);
   const wrote = report.created.length + report.updated.length + report.removed.length > 0;
   // the next session's SessionStart digest carries what came in
   const digest = wrote ? await refreshDigest(a, 10_000) : false;

@@ -43,6 +43,6 @@ export function writeTeamFile(path: string, text: string): { written: boolean; a
 }
 
 /** After an export or import: the file's hash, for the SessionStart notice (team-notice.ts). */
-export function stampTeamSync(digestsDir: string, projectId: string, fileSha: string): void {
-  writeTeamStamp(digestsDir, projectId, fileSha);
+export function stampTeamSync(digestsDir: string, projectId: string, fileSha: string, root: string): void {
+  writeTeamStamp(digestsDir, projectId, fileSha, root);
 }

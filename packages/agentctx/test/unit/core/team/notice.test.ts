@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileSha } from '../../../../src/core/team/team-file.js';
@@ -30,6 +30,18 @@ describe('the SessionStart team notice', () => {
     );
     expect(teamNotice(root, digests, 'p1')).toMatch(/team context changed .*run `agentctx team import`/);
     expect(teamNotice(root, digests, 'p2')).toMatch(/not imported here yet/); // another project's stamp
+    // stamped with the file's size and mtime: in step by a stat alone, until the file changes
+    const now = readFileSync(join(root, '.agentctx', 'context.md'), 'utf8');
+    writeTeamStamp(digests, 'p1', fileSha(now), root);
+    expect(JSON.parse(readFileSync(join(digests, 'p1.team.json'), 'utf8'))).toHaveProperty('mtime_ms');
+    expect(teamNotice(root, digests, 'p1')).toBeNull();
+    writeFileSync(join(root, '.agentctx', 'context.md'), `${now}\n`);
+    expect(teamNotice(root, digests, 'p1')).toMatch(/team context changed/);
+    // a stamp whose hash is not the file's does not take its size and mtime
+    writeTeamStamp(digests, 'p3', 'not-the-hash', root);
+    expect(JSON.parse(readFileSync(join(digests, 'p3.team.json'), 'utf8'))).toEqual({
+      file_sha: 'not-the-hash',
+    });
   });
 
   it('never blocks or throws on a file that is not a regular file', () => {

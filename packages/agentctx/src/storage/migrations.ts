@@ -148,7 +148,9 @@ export const MIGRATIONS: readonly string[] = [
   // block id of <repo>/.agentctx/context.md to a supersession chain of this store (record_id is
   // a record of the chain: its current head is found through superseded_by, so a promoted chain
   // stays promoted when superseded), with the block's hash as last exported or imported and the
-  // developer's "promote" answer. team_sync holds the file's hash at the last export or import.
+  // developer's "promote" answer; shown_valid_from, an earlier valid_from another clone gave the
+  // same text (the file shows the earliest, so two clones write the same marker). team_sync holds
+  // the file's hash at the last export or import.
   `
   CREATE TABLE team_links (
     project_id TEXT NOT NULL,
@@ -156,6 +158,7 @@ export const MIGRATIONS: readonly string[] = [
     record_id  TEXT NOT NULL,
     synced_sha TEXT NOT NULL DEFAULT '',
     promoted   INTEGER NOT NULL DEFAULT 0,
+    shown_valid_from TEXT,
     PRIMARY KEY (project_id, key)
   );
   CREATE INDEX team_links_record ON team_links(record_id);

@@ -15,6 +15,11 @@ export interface TeamLink {
   /** Hash of the block as last written or read; '' = never in the file. */
   synced_sha: string;
   promoted: number;
+  /**
+   * An earlier `valid_from` another clone gave the same text of the head `record_id` names: the
+   * file shows the earliest, so clones that found one fact apart write the same marker.
+   */
+  shown_valid_from: string | null;
 }
 
 export interface TeamSync {
@@ -33,19 +38,31 @@ export function listTeamLinks(db: Db, projectId: string): TeamLink[] {
 /** Insert or replace the link of `key`; `promoted` is kept when the row exists and none is given. */
 export function upsertTeamLink(
   db: Db,
-  link: { project_id: string; key: string; record_id: string; synced_sha: string; promoted?: boolean },
+  link: {
+    project_id: string;
+    key: string;
+    record_id: string;
+    synced_sha: string;
+    promoted?: boolean;
+    shown_valid_from?: string | null;
+  },
 ): void {
   db.prepare(
-    `INSERT INTO team_links (project_id, key, record_id, synced_sha, promoted)
-     VALUES (@project_id, @key, @record_id, @synced_sha, @promoted)
+    `INSERT INTO team_links (project_id, key, record_id, synced_sha, promoted, shown_valid_from)
+     VALUES (@project_id, @key, @record_id, @synced_sha, @promoted, @shown_valid_from)
      ON CONFLICT (project_id, key) DO UPDATE SET
        record_id = excluded.record_id,
        synced_sha = excluded.synced_sha,
-       promoted = CASE WHEN @keep THEN team_links.promoted ELSE excluded.promoted END`,
+       promoted = CASE WHEN @keep THEN team_links.promoted ELSE excluded.promoted END,
+       shown_valid_from = excluded.shown_valid_from`,
   ).run({
-    ...link,
+    project_id: link.project_id,
+    key: link.key,
+    record_id: link.record_id,
+    synced_sha: link.synced_sha,
     promoted: link.promoted ? 1 : 0,
     keep: link.promoted === undefined ? 1 : 0,
+    shown_valid_from: link.shown_valid_from ?? null,
   });
 }
 

@@ -60,6 +60,7 @@ export function promoteRecords(deps: RecordsDeps, ids: readonly string[]): Promo
         record_id: head.id,
         synced_sha: state?.link.synced_sha ?? '',
         promoted: true,
+        shown_valid_from: state?.link.shown_valid_from ?? null,
       });
       return { id: rec.id, head_id: head.id, key, title: head.title, already };
     });

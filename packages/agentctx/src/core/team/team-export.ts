@@ -84,6 +84,7 @@ export function recordExport(deps: TeamDeps, res: ReturnType<typeof renderTeamEx
           key: e.key,
           record_id: e.head.id,
           synced_sha: e.sha,
+          shown_valid_from: e.block.valid_from !== e.head.valid_from ? e.block.valid_from : null,
         });
         for (const alias of e.links)
           if (alias.key !== e.key) deleteTeamLink(deps.db, deps.projectId, alias.key);

@@ -119,6 +119,16 @@ function note(
   else report.created.push(item);
 }
 
+function linkKey(deps: RecordsDeps, key: string, out: KeyOutcome): void {
+  upsertTeamLink(deps.db, {
+    project_id: deps.projectId,
+    key,
+    record_id: out.head.id,
+    synced_sha: out.syncedSha,
+    shown_valid_from: out.shownValidFrom,
+  });
+}
+
 function importKey(
   deps: RecordsDeps,
   key: string,
@@ -133,23 +143,13 @@ function importKey(
     const match = localMatch(deps, versions.at(-1)!.block as ParsedBlock);
     if (match) {
       const out = resolveKey(deps, match, versions, '');
-      upsertTeamLink(deps.db, {
-        project_id: deps.projectId,
-        key,
-        record_id: out.head.id,
-        synced_sha: out.syncedSha,
-      });
+      linkKey(deps, key, out);
       if (out.written.length === 0) report.linked.push({ key, id: match.id, title: match.title, line });
       else note(report, key, line, out, match);
       return;
     }
     const out = createChain(deps, versions);
-    upsertTeamLink(deps.db, {
-      project_id: deps.projectId,
-      key,
-      record_id: out.head.id,
-      synced_sha: out.syncedSha,
-    });
+    linkKey(deps, key, out);
     note(report, key, line, out, null);
     return;
   }
@@ -161,22 +161,13 @@ function importKey(
       return;
     }
     const out = createChain(deps, incoming);
-    upsertTeamLink(deps.db, {
-      project_id: deps.projectId,
-      key,
-      record_id: out.head.id,
-      synced_sha: out.syncedSha,
-    });
+    linkKey(deps, key, out);
     note(report, key, line, out, null);
     return;
   }
-  const out = resolveKey(deps, head, versions, state.link.synced_sha);
-  upsertTeamLink(deps.db, {
-    project_id: deps.projectId,
-    key,
-    record_id: out.head.id,
-    synced_sha: out.syncedSha,
-  });
+  const shown = state.link.record_id === head.id ? state.link.shown_valid_from : null;
+  const out = resolveKey(deps, head, versions, state.link.synced_sha, shown);
+  linkKey(deps, key, out);
   note(report, key, line, out, head);
 }
 

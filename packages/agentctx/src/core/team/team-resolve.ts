@@ -31,6 +31,8 @@ export interface KeyOutcome {
   conflict: boolean;
   /** The hash the link keeps as "what the file holds". */
   syncedSha: string;
+  /** An earlier valid_from the file gave the head's unchanged text (team_links.shown_valid_from). */
+  shownValidFrom: string | null;
 }
 
 export function versionsOf(blocks: readonly ParsedBlock[]): Version[] {
@@ -93,7 +95,13 @@ export function createChain(deps: RecordsDeps, versions: readonly Version[]): Ke
     head = write(deps, v.block, body, v.block.valid_from || now, head);
     written.push(head);
   }
-  return { head: head!, written, conflict: versions.length > 1, syncedSha: versions.at(-1)!.sha };
+  return {
+    head: head!,
+    written,
+    conflict: versions.length > 1,
+    syncedSha: versions.at(-1)!.sha,
+    shownValidFrom: null,
+  };
 }
 
 /**
@@ -105,6 +113,7 @@ export function resolveKey(
   head: ContextRecord,
   versions: readonly Version[],
   synced: string,
+  shown: string | null = null,
 ): KeyOutcome {
   const redact = deps.redact ?? redactSecrets;
   const local = blockOf(head, versions[0]!.block.key, redact);
@@ -116,7 +125,20 @@ export function resolveKey(
   const single = versions.length === 1 ? versions[0]!.sha : null;
   if (incoming.length === 0) {
     const syncedSha = single ?? (versions.some((v) => v.sha === localSha) ? localSha : synced);
-    return { head, written: [], conflict: false, syncedSha };
+    // the same text with an earlier date elsewhere: the file shows the earliest, on every clone
+    const dates = [
+      head.valid_from,
+      ...(shown ? [shown] : []),
+      ...versions.filter((v) => v.sha === localSha).map((v) => v.block.valid_from),
+    ];
+    const earliest = dates.filter(Boolean).sort()[0]!;
+    return {
+      head,
+      written: [],
+      conflict: false,
+      syncedSha,
+      shownValidFrom: earliest < head.valid_from ? earliest : null,
+    };
   }
   const localChanged = localSha !== synced;
   const mine: Version = { block: local.block, sha: localSha, line: 0 };
@@ -145,5 +167,6 @@ export function resolveKey(
     written,
     conflict: incoming.length > 1 || versions.length > 1 || localChanged,
     syncedSha: single ?? winner.sha,
+    shownValidFrom: null,
   };
 }

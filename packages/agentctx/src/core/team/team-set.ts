@@ -39,6 +39,7 @@ export function blockOf(
   r: ContextRecord,
   key: string,
   redact: Redact,
+  shownValidFrom?: string | null,
 ): { block: TeamBlock; sha: string; report: RedactionReport } {
   if (!isTeamType(r.type)) throw new Error(`a ${r.type} record is not team context`);
   const { fields, report } = redactFields(redact, { title: r.title, body: r.body });
@@ -47,7 +48,7 @@ export function blockOf(
     type: r.type,
     title: normalTitle(fields.title),
     body: normalBody(fields.body),
-    valid_from: r.valid_from,
+    valid_from: shownValidFrom && shownValidFrom < r.valid_from ? shownValidFrom : r.valid_from,
     confidence: r.confidence,
     pinned: r.pinned === 1,
   };
@@ -83,7 +84,8 @@ export function teamEntries(
   for (const { head, links } of byHead.values()) {
     const keys = links.map((l) => l.key).sort();
     const key = keys[0] ?? chainRoot(db, head.id);
-    const { block, sha, report } = blockOf(head, key, redact);
+    const shown = links.find((l) => l.record_id === head.id && l.shown_valid_from)?.shown_valid_from;
+    const { block, sha, report } = blockOf(head, key, redact, shown);
     reports.push(report);
     entries.push({ key, head, links, block, sha });
   }

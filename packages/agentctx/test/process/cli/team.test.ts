@@ -86,8 +86,15 @@ beforeAll(() => {
   git(seed, 'commit', '-q', '-m', 'init');
   git(seed, 'remote', 'add', 'origin', origin);
   git(seed, 'push', '-q', 'origin', 'main');
-  for (const who of ['a', 'b'] as const) git(join(t.path, who), 'clone', '-q', origin, dev[who].repo);
+  for (const who of ['a', 'b'] as const) {
+    git(join(t.path, who), 'clone', '-q', origin, dev[who].repo);
+    // each store starts with its digest and profile facts, so no SessionStart below starts a
+    // background consolidation that would add profile facts to a store between two steps
+    expect(ax(who, ['consolidate']).code).toBe(0);
+  }
 }, 60_000);
+
+const notProfile = (titles: string[]) => titles.filter((x) => !x.startsWith('profile'));
 afterAll(() => t.cleanup());
 
 describe('team context through git, two developers', () => {
@@ -127,7 +134,8 @@ describe('team context through git, two developers', () => {
     expect(promoted.code).toBe(0);
     expect(promoted.json.promoted[0]!.already).toBe(false);
     const exp = aj<{ blocks: number; written: boolean; gitattributes: boolean }>('a', ['team', 'export']);
-    expect(exp.json).toMatchObject({ blocks: 2, written: true, gitattributes: true });
+    expect(exp.json).toMatchObject({ written: true, gitattributes: true });
+    expect(exp.json.blocks).toBeGreaterThanOrEqual(2);
     const file = readFileSync(join(dev.a.repo, '.agentctx', 'context.md'), 'utf8');
     expect(file).toContain('### Orders are stored in Postgres');
     expect(file).toContain('### Checkout test needs the fake payment server');
@@ -144,7 +152,7 @@ describe('team context through git, two developers', () => {
     // B's next session learns it at once: one line, one explicit action
     expect(hookContext('b')).toContain('run `agentctx team import`');
     const status = aj<{ changed_in_file: { incoming: { title: string }[] } }>('b', ['team', 'status']);
-    expect(status.json.changed_in_file.incoming.map((i) => i.title).sort()).toEqual([
+    expect(notProfile(status.json.changed_in_file.incoming.map((i) => i.title)).sort()).toEqual([
       'Checkout test needs the fake payment server',
       'Orders are stored in Postgres',
     ]);
@@ -160,13 +168,17 @@ describe('team context through git, two developers', () => {
       'import',
     ]);
     expect(imp.code).toBe(0);
-    expect(imp.json.created.map((c) => c.title).sort()).toEqual([
+    expect(notProfile(imp.json.created.map((c) => c.title)).sort()).toEqual([
       'Checkout test needs the fake payment server',
       'Orders are stored in Postgres',
     ]);
     expect(imp.json.digest_refreshed).toBe(true);
-    const again = aj<{ created: unknown[]; updated: unknown[]; unchanged: number }>('b', ['team', 'import']);
-    expect(again.json).toMatchObject({ created: [], updated: [], unchanged: 2 });
+    const again = aj<{ created: unknown[]; updated: unknown[]; linked: unknown[]; unchanged: number }>('b', [
+      'team',
+      'import',
+    ]);
+    expect(again.json).toMatchObject({ created: [], updated: [], linked: [] });
+    expect(again.json.unchanged).toBeGreaterThanOrEqual(2);
     const ctx = hookContext('b');
     expect(ctx).toContain('Orders are stored in Postgres');
     expect(ctx).not.toContain('team import');

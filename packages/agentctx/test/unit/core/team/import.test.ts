@@ -227,6 +227,33 @@ describe('team import', () => {
     expect(current(b.db, P).length).toBe(1);
   });
 
+  it('clones that found one fact apart (other dates) converge on one file, whichever exports first', () => {
+    for (const aFirst of [true, false]) {
+      const a = store(aFirst ? '2026-03-01T08:00:00Z' : '2026-03-01T09:00:00Z');
+      const b = store(aFirst ? '2026-03-01T09:00:00Z' : '2026-03-01T08:00:00Z');
+      for (const s of [a, b]) {
+        createRecord(s.deps, {
+          type: 'profile',
+          title: 'profile: name',
+          body: 'shop',
+          confidence: 'explicit',
+          source: 'hook_observation',
+        });
+      }
+      const fa = exportTeam(a.deps).text;
+      importTeam(b.deps, fa);
+      const fb = exportTeam(b.deps).text;
+      importTeam(a.deps, fb);
+      const fa2 = exportTeam(a.deps).text;
+      expect(fa2).toBe(fb);
+      expect(fa2).toContain('valid_from=2026-03-01T08:00:00.000Z');
+      importTeam(b.deps, fa2);
+      expect(exportTeam(b.deps).text).toBe(fa2);
+      expect(countRecords(a.db)).toBe(1);
+      expect(countRecords(b.db)).toBe(1);
+    }
+  });
+
   it('export refuses to drop what the file holds and this store has not imported', () => {
     const a = store();
     decision(a, 'Mine', 'Mine.');

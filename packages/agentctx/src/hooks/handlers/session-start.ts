@@ -87,4 +87,4 @@ function digestAtStart(ev: SessionStartEvent, ctx: HookContext): HookResult {
 }
 
 /** SessionStart: the digest, and a line when the team file changed since the last export/import. */
-export const sessionStart = withTeamNotice(digestAtStart);
+export const sessionStart = withTeamNotice(digestAtStart, SESSION_START_TOKENS);

@@ -1,4 +1,5 @@
 import { teamNotice } from '../../core/team/team-notice.js';
+import { estimateTokens, truncateLinesToBudget } from '../../shared/tokens.js';
 import type { HookContext } from '../context.js';
 import type { SessionStartEvent } from '../event.js';
 import type { HookResult } from './index.js';
@@ -11,6 +12,7 @@ import type { HookResult } from './index.js';
  */
 export function withTeamNotice(
   inner: (ev: SessionStartEvent, ctx: HookContext) => HookResult,
+  budgetTokens: number,
 ): (ev: SessionStartEvent, ctx: HookContext) => HookResult {
   return (ev, ctx) => {
     const result = inner(ev, ctx);
@@ -22,8 +24,16 @@ export function withTeamNotice(
       notice = null;
     }
     if (!notice) return result;
-    return {
-      additionalContext: result?.additionalContext ? `${result.additionalContext}\n\n${notice}` : notice,
-    };
+    if (!result?.additionalContext) return { additionalContext: notice };
+    // the notice fits inside the SessionStart budget: the digest gives up its last lines for it
+    let text = truncateLinesToBudget(
+      result.additionalContext,
+      budgetTokens - estimateTokens(notice) - 2,
+    ).trimEnd();
+    while (text && estimateTokens(`${text}\n\n${notice}`) > budgetTokens) {
+      const cut = text.lastIndexOf('\n');
+      text = cut > 0 ? text.slice(0, cut).trimEnd() : '';
+    }
+    return { additionalContext: text ? `${text}\n\n${notice}` : notice };
   };
 }

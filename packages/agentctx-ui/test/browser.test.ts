@@ -76,6 +76,11 @@ describe.skipIf(skipBrowser)('the dashboard in headless Chromium', () => {
     await b.page.locator('.record-list a').first().click();
     await b.page.getByTestId('chain').waitFor();
     expect(await b.page.getByTestId('chain').locator('li').count()).toBe(2);
+    // the timeline: each version's validity, the first one ended when the second began
+    const spans = await b.page.getByTestId('valid').allInnerTexts();
+    expect(spans.length).toBe(2);
+    expect(spans[0]).toMatch(/^valid .+ → .+/);
+    expect(spans[1]).toMatch(/→ now/);
     await b.page.goto(`${dash.url}#/records/${seed.ids.tabs}`);
     await b.page.getByTestId('chain').waitFor();
     await expect.poll(() => b.page.locator('.record-list li').count()).toBe(6);

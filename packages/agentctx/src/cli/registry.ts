@@ -20,6 +20,8 @@ export const COMMANDS: Readonly<Record<string, Loader>> = Object.freeze({
   profile: async () => (await import('./commands/profile.js')).command,
   sync: async () => (await import('./commands/sync.js')).command,
   merge: async () => (await import('./commands/merge.js')).command,
+  team: async () => (await import('./commands/team.js')).command,
+  promote: async () => (await import('./commands/promote.js')).command,
 });
 
 /** The loader of command `name`; own entries only, so `constructor` or `__proto__` are no command. */

@@ -203,6 +203,31 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   ALTER TABLE sessions ADD COLUMN cwd TEXT;
   `,
+  // 9: team context through git (stored, SPEC §2.4, §7; storage/team-repo.ts). team_links ties a
+  // block id of <repo>/.agentctx/context.md to a supersession chain of this store (record_id is
+  // a record of the chain: its current head is found through superseded_by, so a promoted chain
+  // stays promoted when superseded), with the block's hash as last exported or imported and the
+  // developer's "promote" answer; shown_valid_from, an earlier valid_from another clone gave the
+  // same text (the file shows the earliest, so two clones write the same marker). team_sync holds
+  // the file's hash at the last export or import.
+  `
+  CREATE TABLE team_links (
+    project_id TEXT NOT NULL,
+    key        TEXT NOT NULL,
+    record_id  TEXT NOT NULL,
+    synced_sha TEXT NOT NULL DEFAULT '',
+    promoted   INTEGER NOT NULL DEFAULT 0,
+    shown_valid_from TEXT,
+    PRIMARY KEY (project_id, key)
+  );
+  CREATE INDEX team_links_record ON team_links(record_id);
+  CREATE TABLE team_sync (
+    project_id TEXT PRIMARY KEY,
+    file_sha   TEXT NOT NULL,
+    synced_at  TEXT NOT NULL,
+    action     TEXT NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -41,6 +41,7 @@ const ROOMS: Record<string, string[]> = {
   profile: ['records', 'redaction'],
   codegraph: [],
   consolidation: ['codegraph', 'digest', 'drift', 'records'],
+  team: ['records', 'redaction'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { getJson, postJson } from '../api.js';
 import { Ago, ConfidenceBadge, ErrorNote, TypeBadge, useLoad } from '../components.js';
 import { dateTime } from '../format.js';
+import { chainTimeline } from '../timeline.js';
 import type { ContextRecord, RecordDetail } from '../types.js';
 
 export function SupersedeForm(props: {
@@ -204,19 +205,15 @@ export function RecordDetailView(props: {
       {chain.length <= 1 ? (
         <p class="muted small">This record has no earlier or later versions.</p>
       ) : (
-        <ol class="chain" data-testid="chain">
-          {chain.map((c) => (
+        <ol class="chain timeline" data-testid="chain">
+          {chainTimeline(chain).map((c) => (
             <li key={c.id} class={c.id === r.id ? 'here' : ''}>
               <a href={`#/records/${encodeURIComponent(c.id)}?p=${props.project}&history=1`}>{c.title}</a>{' '}
-              <span class="muted small">
-                {c.superseded_at ? (
-                  <>
-                    superseded <Ago iso={c.superseded_at} />
-                  </>
-                ) : (
-                  'current'
-                )}
+              <span class="muted small" data-testid="valid">
+                valid {dateTime(c.from)} → {c.until ? dateTime(c.until) : 'now'}
+                {c.closed ? ' (closed)' : ''} · {c.source === 'import' ? 'from the team file' : c.source}
               </span>
+              {c.why && <div class="small why">Why it changed: {c.why}</div>}
             </li>
           ))}
         </ol>

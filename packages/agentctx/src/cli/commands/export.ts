@@ -5,13 +5,15 @@ import { writeOutputFile } from '../../storage/write-target.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 import { redactionNotice } from '../redaction-notice.js';
+import { TIME_FLAGS, TIME_USAGE, timeTravelFrom } from '../time-flags.js';
 
 export const command: Command = {
   name: 'export',
   summary: 'Export the project and the global profile as Markdown, grouped by type.',
-  usage: 'agentctx export [--out FILE] [--history] [--json] | agentctx export --profile [--json]',
-  flags: { out: 'string', history: 'boolean', profile: 'boolean' },
+  usage: `agentctx export [--out FILE] [--history] ${TIME_USAGE} [--json] | agentctx export --profile [--json]`,
+  flags: { out: 'string', history: 'boolean', profile: 'boolean', ...TIME_FLAGS },
   run({ args, app, io }) {
+    const time = timeTravelFrom(args.flags);
     const a = app();
     const notice = redactionNotice(io);
     if (bool(args.flags, 'profile')) {
@@ -26,6 +28,7 @@ export const command: Command = {
       a.clock(),
       bool(args.flags, 'history'),
       a.redact,
+      time,
     );
     notice.onRedacted(redacted);
     notice.flush();

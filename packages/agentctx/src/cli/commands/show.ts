@@ -1,19 +1,35 @@
 import { requireVisible } from '../../core/records/records.js';
 import { AgentctxError } from '../../shared/errors.js';
+import type { ContextRecord } from '../../shared/types.js';
+import { chainVersionAt, type TimeTravel } from '../../storage/as-of.js';
+import type { Db } from '../../storage/open.js';
 import { supersessionChain } from '../../storage/records-repo.js';
 import type { Command } from '../command.js';
+import { TIME_FLAGS, TIME_USAGE, timeTravelFrom } from '../time-flags.js';
+
+/** The version of a record's chain that was valid at that time, or a not_found error. */
+function versionAt(db: Db, id: string, time: TimeTravel): ContextRecord {
+  const hit = chainVersionAt(db, id, time);
+  if (!hit) {
+    throw new AgentctxError('not_found', `no version of record ${id} was valid at ${time.asOf}`, { id });
+  }
+  return hit;
+}
 
 export const command: Command = {
   name: 'show',
-  summary: 'Show one record, every column, and its supersession chain.',
-  usage: 'agentctx show ID [--json]',
-  flags: {},
+  summary:
+    'Show one record, every column, and its supersession chain (with --as-of: the version of the chain valid then).',
+  usage: `agentctx show ID ${TIME_USAGE} [--json]`,
+  flags: { ...TIME_FLAGS },
   run({ args, app }) {
     const id = args.positionals[0];
     if (!id) throw new AgentctxError('usage', 'show needs a record id');
+    const time = timeTravelFrom(args.flags);
     const a = app();
     const db = a.readDb; // reads only: works on a full disk or a read-only home too
-    const record = requireVisible({ db, clock: a.clock, newId: a.newId, projectId: a.project.id }, id);
+    const asked = requireVisible({ db, clock: a.clock, newId: a.newId, projectId: a.project.id }, id);
+    const record = time ? versionAt(db, asked.id, time) : asked;
     const chain = supersessionChain(db, record.id).map((r) => ({
       id: r.id,
       title: r.title,
@@ -38,6 +54,7 @@ export const command: Command = {
           ]
         : []),
     ].join('\n');
-    return { json: { record, chain }, text };
+    const when = time ? `(as of ${time.asOf}${time.knownAt ? `, as known at ${time.knownAt}` : ''})\n` : '';
+    return { json: { record, chain, ...(time ? { as_of: time } : {}) }, text: `${when}${text}` };
   },
 };

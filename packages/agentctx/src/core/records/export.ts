@@ -1,5 +1,6 @@
 import { formatAge } from '../../shared/age.js';
 import { type ContextRecord, GLOBAL_PROJECT, RECORD_TYPES } from '../../shared/types.js';
+import { listRecordsAt, type TimeTravel } from '../../storage/as-of.js';
 import type { Db } from '../../storage/open.js';
 import { listRecords } from '../../storage/records-repo.js';
 import { type RedactionReport, redactText } from '../redaction/gate.js';
@@ -31,7 +32,8 @@ function recordMarkdown(r: ContextRecord, now: Date): string {
 }
 
 /**
- * The whole project and the global profile as Markdown, grouped by type. Never truncated. It
+ * The whole project and the global profile as Markdown, grouped by type (with `time`: as it
+ * was then, storage/as-of.ts). Never truncated. It
  * leaves the machine (a file, a commit), so it passes the redaction gate on the way out: records
  * stored before the gate existed lose their secrets here too.
  */
@@ -41,12 +43,15 @@ export function exportMarkdown(
   now: Date,
   history = false,
   redact: Redact = redactSecrets,
+  time?: TimeTravel,
 ): { markdown: string; count: number; redacted: RedactionReport } {
-  const records = listRecords(db, { namespaces: namespacesOf(project.id), history });
+  const namespaces = namespacesOf(project.id);
+  const records = time ? listRecordsAt(db, { namespaces, time }) : listRecords(db, { namespaces, history });
+  const when = time ? ` as of ${time.asOf}${time.knownAt ? ` (as known at ${time.knownAt})` : ''}` : '';
   const parts = [
     `# ${project.name} — agentctx export`,
     '',
-    `Exported ${now.toISOString()}; ${records.length} records.`,
+    `Exported ${now.toISOString()}${when}; ${records.length} records.`,
     '',
   ];
   for (const type of ORDER) {

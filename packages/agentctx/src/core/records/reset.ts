@@ -11,6 +11,8 @@ export function resetNamespace(db: Db, projectId: string): { records: number } {
     db.prepare(`DELETE FROM record_entities WHERE record_id IN (${ids})`).run(projectId);
     db.prepare('DELETE FROM nodes WHERE project_id = ?').run(projectId);
     db.prepare('DELETE FROM sessions WHERE project_id = ?').run(projectId);
+    db.prepare('DELETE FROM team_links WHERE project_id = ?').run(projectId);
+    db.prepare('DELETE FROM team_sync WHERE project_id = ?').run(projectId);
     db.prepare('UPDATE records SET superseded_by = NULL WHERE project_id = ?').run(projectId);
     const res = db.prepare('DELETE FROM records WHERE project_id = ?').run(projectId);
     // the word counts still include the deleted records: back to the index until rebuilt

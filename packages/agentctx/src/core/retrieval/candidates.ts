@@ -1,4 +1,5 @@
 import { GLOBAL_PROJECT } from '../../shared/types.js';
+import { timeFilterSql } from '../../storage/as-of.js';
 import type { QueryTerm } from '../../storage/fts-query.js';
 import type { Db } from '../../storage/open.js';
 import { namespacesOf } from '../records/records.js';
@@ -19,7 +20,12 @@ function filterSql(opts: SearchOptions, alias: string): { sql: string; args: unk
   const ns = namespacesFor(opts);
   const parts = [`${alias}.project_id IN (${ns.map(() => '?').join(',')})`];
   const args: unknown[] = [...ns];
-  if (!opts.history) parts.push(`${alias}.superseded_at IS NULL`);
+  if (opts.time) {
+    // a history query: what was valid then (storage/as-of.ts), superseded since or not
+    const t = timeFilterSql(alias, opts.time);
+    parts.push(t.sql);
+    args.push(...t.args);
+  } else if (!opts.history) parts.push(`${alias}.superseded_at IS NULL`);
   if (opts.types && opts.types.length > 0) {
     parts.push(`${alias}.type IN (${opts.types.map(() => '?').join(',')})`);
     args.push(...opts.types);

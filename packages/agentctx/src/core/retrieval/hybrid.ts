@@ -108,7 +108,7 @@ export function hybridSearch(
   const limit = Math.max(1, Math.min(Math.trunc(Number(opts.limit ?? 10)) || 10, 50));
   const keyword = search(db, { ...opts, limit: Math.max(limit, HYBRID_TUNING.keywordDepth) });
   // history searches and the degraded rungs stay keyword-only
-  if (opts.history || keyword.degraded)
+  if (opts.history || opts.time || keyword.degraded)
     return { ...keyword, hits: keyword.hits.slice(0, limit), hybrid: false };
   const ns = opts.scope === 'global' ? [GLOBAL_PROJECT] : namespacesOf(opts.projectId);
   let vhits = vectors.search(queryVector, HYBRID_TUNING.vectorDepth, {

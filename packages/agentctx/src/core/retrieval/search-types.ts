@@ -1,4 +1,5 @@
 import type { ContextRecord, RecordType } from '../../shared/types.js';
+import type { TimeTravel } from '../../storage/as-of.js';
 import type { QueryTerm } from '../../storage/fts-query.js';
 
 /** The options and results of `search` (search.ts), shared by the query, candidate and rank steps. */
@@ -14,6 +15,8 @@ export interface SearchOptions {
   limit?: number;
   /** Include superseded records (history). */
   history?: boolean;
+  /** What was valid at a point in time (and, with `knownAt`, as known then); overrides `history`. */
+  time?: TimeTravel;
   /** Ids never to return (already injected this session). Excluded in SQL, so deeper hits surface. */
   excludeIds?: readonly string[];
   /** Restrict to these record ids (e.g. records linked to a file). */

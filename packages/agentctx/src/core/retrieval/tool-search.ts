@@ -24,6 +24,8 @@ export interface ToolSearchArgs {
   history?: boolean;
   /** Records linked to a file (the tool's `file` argument), when given. */
   onlyIds?: readonly string[];
+  /** `as_of`: what was true (and known) then. */
+  time?: SearchOptions['time'];
   now: Date;
 }
 
@@ -37,6 +39,7 @@ export function toolSearchOptions(args: ToolSearchArgs): SearchOptions {
     limit: Math.min(args.limit ?? TOOL_SEARCH.defaultLimit, TOOL_SEARCH.maxLimit),
     history: args.history === true,
     onlyIds: args.onlyIds,
+    ...(args.time ? { time: args.time } : {}),
     now: args.now,
   };
 }

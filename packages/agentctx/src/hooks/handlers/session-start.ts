@@ -7,6 +7,7 @@ import type { SessionStartEvent } from '../event.js';
 import { recordInjectedTokens } from './accounting.js';
 import type { HookResult } from './index.js';
 import { spawnBackground } from './spawn.js';
+import { withTeamNotice } from './team-notice.js';
 
 /** SPEC §4 / §9: the SessionStart injection budget. */
 export const SESSION_START_TOKENS = 1500;
@@ -65,7 +66,7 @@ function profileBlock(records: ContextRecord[], projectName: string): string {
  * written (then recomposed from the store: core/digest/current-digest.ts). Without one, the
  * project's current profile records and a background `agentctx consolidate` to write it.
  */
-export function sessionStart(ev: SessionStartEvent, ctx: HookContext): HookResult {
+function digestAtStart(ev: SessionStartEvent, ctx: HookContext): HookResult {
   const project = ctx.project();
   // after /clear or compaction earlier injections are gone from the context: start over
   const reset = ev.source === 'clear' || ev.source === 'compact';
@@ -111,3 +112,6 @@ export function sessionStart(ev: SessionStartEvent, ctx: HookContext): HookResul
   recordInjectedTokens(ctx, ev.sessionId, project.id, tokens);
   return { additionalContext: text };
 }
+
+/** SessionStart: the digest, and a line when the team file changed since the last export/import. */
+export const sessionStart = withTeamNotice(digestAtStart, SESSION_START_TOKENS);

@@ -4,14 +4,16 @@ import { appendLog } from '../../app/log.js';
 import { namespacesOf } from '../../core/records/records.js';
 import { errorMessage } from '../../shared/errors.js';
 import type { ContextRecord } from '../../shared/types.js';
+import { chainVersionAt, type TimeTravel } from '../../storage/as-of.js';
 import { bumpAccess, currentHead, getVisibleRecords } from '../../storage/records-repo.js';
 import type { ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
+import { asOfField, timeTravelOf } from './as-of.js';
 
 export const GET_MAX = 10;
 
 const description = `Read full records by id — the body, when the fact became true (valid_from), when it was recorded, whether and by what it was superseded, its confidence and where it came from (source, session). Use it after ctx_search or ctx_related, for the few index entries you actually need (at most 10 ids per call).
-Ids that do not exist in this project come back in "missing". A superseded record is listed under "superseded" with the id of its current replacement (current_head), unless history is true.`;
+Ids that do not exist in this project come back in "missing". A superseded record is listed under "superseded" with the id of its current replacement (current_head), unless history is true. With as_of, each id gives the version of its record that was valid on that date (requested_id says which id asked for it); ids with no version valid then come back in "not_valid_then".`;
 
 /** A record as the model sees it: everything but the project hash and internal derived flags. */
 function present(r: ContextRecord): Json {
@@ -60,6 +62,32 @@ function countAccess(ctx: ToolContext, ids: readonly string[]): boolean {
   }
 }
 
+/** ctx_get with as_of: per id, the version of its chain valid then (SPEC §3.5 history). */
+function getAsOf(ctx: ToolContext, ids: readonly string[], time: TimeTravel): Json {
+  const db = ctx.app.db;
+  const namespaces = namespacesOf(ctx.app.project.id);
+  const known = new Map(getVisibleRecords(db, ids, namespaces).map((r) => [r.id, r]));
+  const versions: { requested: string; record: ContextRecord }[] = [];
+  const notValid: string[] = [];
+  for (const id of ids) {
+    if (!known.has(id)) continue;
+    const v = chainVersionAt(db, id, time);
+    if (v && namespaces.includes(v.project_id)) versions.push({ requested: id, record: v });
+    else notValid.push(id);
+  }
+  countAccess(ctx, [...new Set(versions.map((v) => v.record.id))]);
+  const out: Json = {
+    as_of: time.asOf,
+    records: versions.map((v) => ({
+      ...present(v.record),
+      ...(v.requested !== v.record.id ? { requested_id: v.requested } : {}),
+    })),
+    missing: ids.filter((id) => !known.has(id)),
+  };
+  if (notValid.length > 0) out.not_valid_then = notValid;
+  return out;
+}
+
 export function registerGet(server: McpServer, ctx: ToolContext): void {
   registerTool(server, ctx, {
     name: 'ctx_get',
@@ -73,10 +101,13 @@ export function registerGet(server: McpServer, ctx: ToolContext): void {
         .max(GET_MAX)
         .describe('Record ids from ctx_search / ctx_related, 1–10.'),
       history: z.boolean().optional().describe('Return superseded records too, in full.'),
+      as_of: asOfField,
     },
     run(args): Json {
       const { app } = ctx;
       const ids = [...new Set(args.ids)];
+      const time = timeTravelOf(args.as_of);
+      if (time) return getAsOf(ctx, ids, time);
       const db = app.db;
       const namespaces = namespacesOf(app.project.id);
       const found = db.transaction(() => getVisibleRecords(db, ids, namespaces))();

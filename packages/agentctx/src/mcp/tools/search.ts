@@ -10,6 +10,7 @@ import { errorMessage } from '../../shared/errors.js';
 import { RECORD_TYPES, SCOPES } from '../../shared/types.js';
 import { ladderMarker, type ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
+import { asOfField, timeTravelOf } from './as-of.js';
 
 export const SEARCH_MAX = TOOL_SEARCH.maxLimit;
 export const SEARCH_DEFAULT = TOOL_SEARCH.defaultLimit;
@@ -27,7 +28,7 @@ const FILE_CANDIDATES = 200;
 
 const description = `Search this project's stored context: decisions, conventions, preferences, discoveries, bugfixes, handovers and profile facts recorded in earlier sessions (plus the developer's global preferences).
 Call it before making or changing a design choice, when unsure how something is done in this codebase, when the user refers to something decided earlier, or before recording a fact (to find the record to supersede instead of duplicating it).
-Returns a compact index only — {id, type, title, age, confidence, score} per match, best first, no bodies. Call ctx_get with the ids you need to read the full records. Superseded (outdated) records are left out unless history is true. "confidence": explicit = stated by the developer; inferred = observed, treat as a hypothesis; reinforced = seen repeatedly.`;
+Returns a compact index only — {id, type, title, age, confidence, score} per match, best first, no bodies. Call ctx_get with the ids you need to read the full records. Superseded (outdated) records are left out unless history is true; as_of asks what was valid on a past date. "confidence": explicit = stated by the developer; inferred = observed, treat as a hypothesis; reinforced = seen repeatedly.`;
 
 export function registerSearch(server: McpServer, ctx: ToolContext): void {
   registerTool(server, ctx, {
@@ -53,15 +54,17 @@ export function registerSearch(server: McpServer, ctx: ToolContext): void {
         .boolean()
         .optional()
         .describe('Also return superseded records (marked "superseded"). Only when you need past decisions.'),
+      as_of: asOfField,
     },
     async run(args): Promise<Json> {
       const { app } = ctx;
       const now = app.clock();
+      const time = timeTravelOf(args.as_of);
       const onlyIds = args.file
         ? relatedRecords(app.db, args.file, {
             projectId: app.project.id,
             root: app.project.root,
-            history: args.history,
+            history: args.history || time !== undefined,
             limit: FILE_CANDIDATES,
           }).map((r) => r.id)
         : undefined;
@@ -69,11 +72,11 @@ export function registerSearch(server: McpServer, ctx: ToolContext): void {
         const degraded = ladderMarker(ctx);
         return { results: [], note: 'no records are linked to this file', ...(degraded ? { degraded } : {}) };
       }
-      const opts = toolSearchOptions({ ...args, projectId: app.project.id, onlyIds, now });
+      const opts = toolSearchOptions({ ...args, projectId: app.project.id, onlyIds, time, now });
       // hybrid once the background embedder is ready; keyword-only before, and if it fails
       const sem = ctx.semantic?.ready();
       let res = null;
-      if (sem && !opts.history) {
+      if (sem && !opts.history && !time) {
         try {
           res = hybridSearch(app.db, opts, await sem.embedder.embedQuery(args.query), sem.store);
         } catch (err) {
@@ -82,6 +85,7 @@ export function registerSearch(server: McpServer, ctx: ToolContext): void {
       }
       res ??= search(app.db, opts);
       const out: Json = { results: res.hits.map((h) => toIndexEntry(h, now)) };
+      if (time) out.as_of = time.asOf;
       const degraded = res.degraded ?? ladderMarker(ctx);
       if (degraded) out.degraded = degraded;
       return out;

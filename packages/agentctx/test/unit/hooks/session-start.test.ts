@@ -37,12 +37,31 @@ beforeAll(() => {
 afterAll(() => tmp.cleanup());
 
 let run = 0;
-/** Write the two digest files, run the SessionStart hook, return what it printed. */
+/**
+ * Write the digest file (text, a side claim merged in, stamped current: no retirement counters
+ * exist in this home, so both are 0), run the SessionStart hook, return what it printed. `side`
+ * is what the digest claims beside its text: a JSON object's fields are merged in, any other
+ * string stands as its token count.
+ */
 async function sessionStartWith(text: string | Uint8Array, side: string | null): Promise<string> {
-  writeFileSync(join(digests, `${projectId}.md`), text);
-  const meta = join(digests, `${projectId}.ids.json`);
-  if (side === null) rmSync(meta, { force: true });
-  else writeFileSync(meta, side);
+  // as a file holds it: a lone surrogate of a cut string is read back as U+FFFD
+  const asText = Buffer.from(text).toString('utf8');
+  let claims: Record<string, unknown> = {};
+  if (side !== null) {
+    try {
+      const parsed = JSON.parse(side) as unknown;
+      claims =
+        parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+          ? (parsed as Record<string, unknown>)
+          : { tokens: parsed };
+    } catch {
+      claims = { tokens: side };
+    }
+  }
+  writeFileSync(
+    join(digests, `${projectId}.digest.json`),
+    JSON.stringify({ ...claims, text: asText, retire_stamp: 0 }),
+  );
   run++;
   writeFileSync(
     payloadFile,

@@ -16,7 +16,7 @@ export interface ModelDownloadReport {
  * offline load to prove the files work. Never throws; a failure is reported.
  */
 export async function downloadModel(
-  a: App,
+  a: Pick<App, 'config' | 'paths' | 'env'>,
   io: { stderr: (t: string) => void; tty: boolean },
 ): Promise<ModelDownloadReport> {
   const sc = semanticConfig(a.config, a.paths, a.env);

@@ -1,4 +1,5 @@
-import { packageInstalled, type SemanticConfig } from '../app/semantic.js';
+import { NO_RUNTIME, packageInstalled, type SemanticConfig } from '../app/semantic.js';
+import { resolveSemanticPackage, TRANSFORMERS } from '../app/semantic-runtime.js';
 import { countPending } from '../core/consolidation/backfill.js';
 import { modelPresent } from '../embed/model-files.js';
 import { modelSignature } from '../embed/models.js';
@@ -15,7 +16,8 @@ export async function embeddingStatus(
   sc: SemanticConfig,
   namespaces: readonly string[],
 ): Promise<{ json: Record<string, unknown>; lines: string[] }> {
-  const runtime = packageInstalled('@huggingface/transformers');
+  const found = resolveSemanticPackage(TRANSFORMERS, sc.packagesDir);
+  const runtime = found !== null;
   const vecReason = packageInstalled('sqlite-vec')
     ? await loadSqliteVec(db)
     : 'sqlite-vec is not installed (optional dependency)';
@@ -38,8 +40,9 @@ export async function embeddingStatus(
   const present = sc.model ? modelPresent(sc.modelsDir, sc.model) : false;
   let off: string | undefined;
   if (!sc.enabled) off = sc.offReason ?? 'turned off';
-  else if (!runtime) off = '@huggingface/transformers is not installed (optional dependency)';
-  else if (!present) off = `model ${sc.model?.name} is not downloaded (agentctx init --download-model)`;
+  else if (!runtime) off = NO_RUNTIME;
+  else if (!present)
+    off = `model ${sc.model?.name} is not downloaded (agentctx init --semantic downloads it)`;
   const json = {
     embeddings: {
       status: off ? 'off' : 'on',
@@ -47,6 +50,7 @@ export async function embeddingStatus(
       model: sc.model?.name ?? null,
       model_present: present,
       runtime_installed: runtime,
+      ...(found ? { runtime_from: found.from === 'home' ? sc.packagesDir : 'this install' } : {}),
       vector_store: store,
       ...(vecReason ? { vector_store_reason: vecReason } : {}),
       vectors,

@@ -26,8 +26,8 @@ export function checkIntegrity(path: string): IntegrityReport {
     const sqlite = rows.map((r) => r.integrity_check).join('; ') || 'no answer';
     let fts = 'ok';
     try {
-      // FTS5's own check: the index matches the records it indexes
-      db.prepare("INSERT INTO records_fts(records_fts) VALUES('integrity-check')").run();
+      // FTS5's own check; rank 1 also compares the index with the records it indexes
+      db.prepare("INSERT INTO records_fts(records_fts, rank) VALUES('integrity-check', 1)").run();
     } catch (err) {
       fts = (err as Error).message;
     }

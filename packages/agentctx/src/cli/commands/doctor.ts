@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AgentctxError } from '../../shared/errors.js';
 import { VERSION } from '../../version.js';
 import type { Command } from '../command.js';
@@ -47,7 +50,14 @@ export const command: Command = {
     }
     const hooks = hooksCheck(a);
     const store = storeCheck(a);
-    const checks: Check[] = [hooks.check, binaryCheck(a, hooks.registered), await mcpCheck(a), store.check];
+    // without a home yet, the processes doctor starts get a throwaway one: it creates nothing
+    const scratch = existsSync(a.paths.home) ? null : mkdtempSync(join(tmpdir(), 'agentctx-doctor-'));
+    const checks: Check[] = [hooks.check];
+    try {
+      checks.push(binaryCheck(a, hooks.registered, scratch), await mcpCheck(a, scratch), store.check);
+    } finally {
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
+    }
     if (configError)
       checks.push({
         id: 'config',

@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { App } from '../../app/context.js';
 import { installedBinPath } from '../../app/detached.js';
@@ -90,8 +89,12 @@ export function hooksCheck(a: App): { check: Check; registered: boolean } {
   };
 }
 
-/** The `agentctx` on PATH: there, running, this version, and its hook process exiting 0. */
-export function binaryCheck(a: App, hooksRegistered: boolean): Check {
+/**
+ * The `agentctx` on PATH: there, running, this version, and its hook process exiting 0.
+ * `scratchHome` stands in for a home that does not exist yet (a hook process writes its code
+ * cache there), so that doctor creates nothing of the user's.
+ */
+export function binaryCheck(a: App, hooksRegistered: boolean, scratchHome: string | null): Check {
   const bin = agentctxOnPath(a);
   if (!bin) {
     const summary = 'agentctx is not on PATH';
@@ -100,7 +103,8 @@ export function binaryCheck(a: App, hooksRegistered: boolean): Check {
       ? fail('binary', 'binary', `${summary}, but the hooks run \`agentctx hook …\`: they do nothing`, fix)
       : warn('binary', 'binary', summary, fix);
   }
-  const version = spawnSync(bin, ['--version'], { env: a.env, encoding: 'utf8', timeout: 15_000 });
+  const env = { ...a.env, ...(scratchHome ? { AGENTCTX_HOME: scratchHome } : {}) };
+  const version = spawnSync(bin, ['--version'], { env, encoding: 'utf8', timeout: 15_000 });
   if (version.status !== 0)
     return fail(
       'binary',
@@ -112,7 +116,7 @@ export function binaryCheck(a: App, hooksRegistered: boolean): Check {
   const theirs = (version.stdout ?? '').trim();
   const started = performance.now();
   const hook = spawnSync(bin, ['hook', 'cwd-changed'], {
-    env: a.env,
+    env,
     input: '{}',
     encoding: 'utf8',
     timeout: 15_000,
@@ -152,7 +156,7 @@ function registeredInProject(root: string): boolean {
 }
 
 /** The MCP server: registered with Claude Code, and answering initialize and tools/list. */
-export async function mcpCheck(a: App): Promise<Check> {
+export async function mcpCheck(a: App, scratchHome: string | null): Promise<Check> {
   const path = claudeJsonPath(a.env);
   let state: string;
   try {
@@ -162,8 +166,6 @@ export async function mcpCheck(a: App): Promise<Check> {
   }
   const inProject = registeredInProject(a.project.root);
   const bin = agentctxOnPath(a);
-  // without a home yet, answer from a throwaway one: doctor creates nothing of the user's
-  const scratch = existsSync(a.paths.home) ? null : mkdtempSync(join(tmpdir(), 'agentctx-doctor-'));
   const started = performance.now();
   let tools: string[] = [];
   let error: string | null = null;
@@ -172,7 +174,7 @@ export async function mcpCheck(a: App): Promise<Check> {
       command: bin ?? process.execPath,
       args: bin ? ['mcp'] : [installedBinPath(), 'mcp'],
       cwd: a.project.root,
-      env: { ...a.env, ...(scratch ? { AGENTCTX_HOME: scratch } : {}) },
+      env: { ...a.env, ...(scratchHome ? { AGENTCTX_HOME: scratchHome } : {}) },
       timeoutMs: 10_000,
     });
     try {
@@ -182,8 +184,6 @@ export async function mcpCheck(a: App): Promise<Check> {
     }
   } catch (err) {
     error = errorMessage(err);
-  } finally {
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
   }
   const ms = Math.round(performance.now() - started);
   if (error)

@@ -30,7 +30,8 @@ function keywordOnlyInstall(dir: string): string {
   cpSync(join(PACKAGE_ROOT, 'dist'), join(pkg, 'dist'), { recursive: true });
   writeFileSync(join(pkg, 'package.json'), readFileSync(join(PACKAGE_ROOT, 'package.json')));
   for (const dep of ['better-sqlite3', 'bindings', 'file-uri-to-path'])
-    if (existsSync(join(ROOT_MODULES, dep))) symlinkSync(join(ROOT_MODULES, dep), join(pkg, 'node_modules', dep));
+    if (existsSync(join(ROOT_MODULES, dep)))
+      symlinkSync(join(ROOT_MODULES, dep), join(pkg, 'node_modules', dep));
   return join(pkg, 'bin', 'agentctx.cjs');
 }
 
@@ -52,10 +53,17 @@ describe('the semantic layer installed into the agentctx home', () => {
       NODE_PATH: '',
     };
     const run = (args: string[]) => {
-      const r = spawnSync(process.execPath, [bin, ...args], { cwd: repo, env, encoding: 'utf8', timeout: 120_000 });
+      const r = spawnSync(process.execPath, [bin, ...args], {
+        cwd: repo,
+        env,
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
       return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
     };
-    expect(run(['record', '--type', 'decision', '--title', 'Use SQLite', '--body', 'One file, WAL mode.']).code).toBe(0);
+    expect(
+      run(['record', '--type', 'decision', '--title', 'Use SQLite', '--body', 'One file, WAL mode.']).code,
+    ).toBe(0);
     const before = JSON.parse(run(['status', '--json']).stdout).embeddings;
     expect(before).toMatchObject({ status: 'off', runtime_installed: false });
     expect(before.reason).toMatch(/agentctx init --semantic installs it/);
@@ -66,7 +74,11 @@ describe('the semantic layer installed into the agentctx home', () => {
     symlinkSync(join(ROOT_MODULES, '@huggingface', 'transformers'), join(target, 'transformers'));
 
     const after = JSON.parse(run(['status', '--json']).stdout).embeddings;
-    expect(after).toMatchObject({ status: 'on', runtime_installed: true, runtime_from: join(home, 'semantic') });
+    expect(after).toMatchObject({
+      status: 'on',
+      runtime_installed: true,
+      runtime_from: join(home, 'semantic'),
+    });
     // init --semantic finds it there (no npm run) and the model present
     const init = run(['init', '--semantic', '--no-claude-cli', '--json']);
     expect(init.code, init.stderr).toBe(0);
@@ -95,6 +107,8 @@ describe('the semantic layer installed into the agentctx home', () => {
       '@huggingface/transformers',
     );
     // the version init --semantic pins is the one the tests run with
-    expect(pkg.devDependencies['@huggingface/transformers']).toBe(SEMANTIC_PACKAGES['@huggingface/transformers']);
+    expect(pkg.devDependencies['@huggingface/transformers']).toBe(
+      SEMANTIC_PACKAGES['@huggingface/transformers'],
+    );
   });
 });

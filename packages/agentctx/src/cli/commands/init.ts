@@ -113,7 +113,11 @@ export const command: Command = {
     if (semantic || bool(args.flags, 'downloadModel')) {
       // a config written just above is read again
       const fresh = semantic ? { config: loadConfig(a.paths.config), paths: a.paths, env: a.env } : a;
-      const model = await downloadModel(fresh, { stderr: io.stderr, tty: process.stderr.isTTY === true });
+      // raw writes: the progress bar redraws one line
+      const model = await downloadModel(fresh, {
+        stderr: (t) => process.stderr.write(t),
+        tty: process.stderr.isTTY === true,
+      });
       lines.push(
         model.status === 'downloaded'
           ? `embedding model ${model.model}: downloaded to ${model.dir}`

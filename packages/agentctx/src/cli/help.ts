@@ -13,8 +13,9 @@ export function mainHelp(names: readonly string[], style: Style): string {
     `New here? ${style.bold('agentctx demo')} shows the loop in seconds; ${style.bold('agentctx init')} sets it up.`,
   ];
   for (const group of Object.keys(GROUP_TITLES) as Group[]) {
-    const rows = names
-      .filter((n) => HELP[n]?.group === group)
+    // in the help's own order (most used first), for the commands there are
+    const rows = Object.keys(HELP)
+      .filter((n) => names.includes(n) && HELP[n]?.group === group)
       .map((n) => [style.bold(n), HELP[n]?.line ?? '']);
     if (rows.length === 0) continue;
     lines.push('', `${GROUP_TITLES[group]}:`, table(rows, '  '));

@@ -40,6 +40,10 @@ export function renderStep(s: DemoStep, n: number, style: Style): string {
   lines.push(`${style.bold(String(n).padStart(3))}  ${s.what}`);
   lines.push(`     ${style.dim(`via ${s.via} · ${s.ms} ms`)}`);
   lines.push(...receivedLines(s, style));
+  if (s.answer !== undefined) {
+    const one = s.answer.replace(/\s+/g, ' ');
+    lines.push(`     Claude gets back: ${style.dim(one.length > 150 ? `${one.slice(0, 149)}…` : one)}`);
+  }
   for (const b of s.background ?? [])
     lines.push(`     background: agentctx ${b.command} (pid ${b.pid}) ran and finished`);
   if (s.stored.length > 0) {

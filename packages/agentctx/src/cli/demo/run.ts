@@ -37,6 +37,8 @@ export interface DemoStep {
   received?: Received | null;
   /** Background jobs the step started, and how long the demo waited for them. */
   background?: { command: string; pid: number }[];
+  /** What an MCP tool answered Claude (tool steps). */
+  answer?: string;
   /** Records that appeared in the store during the step. */
   stored: StoredRecord[];
   ms: number;
@@ -79,20 +81,21 @@ export async function runDemo(world: DemoWorld, onStep: (s: DemoStep) => void): 
     return out;
   };
   const step = async (
-    s: Omit<DemoStep, 'stored' | 'ms' | 'received' | 'background'>,
-    act: () => Promise<HookRun | null> | HookRun | null,
-  ): Promise<HookRun | null> => {
+    s: Omit<DemoStep, 'stored' | 'ms' | 'received' | 'background' | 'answer'>,
+    act: () => Promise<HookRun | string> | HookRun | string,
+  ): Promise<void> => {
     const t = performance.now();
-    const run = await act();
+    const out = await act();
+    const run = typeof out === 'string' ? null : out;
     if (run) await settle(run);
     onStep({
       ...s,
+      ...(typeof out === 'string' ? { answer: out } : {}),
       ...(run ? { received: received(run.context) } : {}),
       ...(run?.spawned.length ? { background: run.spawned } : {}),
       stored: fresh(),
       ms: Math.round(performance.now() - t),
     });
-    return run;
   };
 
   // ── session 1 ──
@@ -135,7 +138,7 @@ export async function runDemo(world: DemoWorld, onStep: (s: DemoStep) => void): 
           if (res.isError) throw new DemoFailure(`ctx_record failed: ${res.text}`);
           transcript.tool('mcp__agentctx__ctx_record', { ...rec }, res.text, false);
           transcript.assistant(said);
-          return null;
+          return res.text;
         },
       );
     }

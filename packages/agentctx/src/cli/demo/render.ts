@@ -22,10 +22,20 @@ function recordRows(records: readonly StoredRecord[], style: Style, mark = ''): 
   ]);
 }
 
+/** Why a hook printed nothing, by the hook. */
+function whyNothing(via: string): string {
+  if (via.startsWith('SessionStart'))
+    return 'no digest for this project yet: the hook started a consolidation to write one';
+  if (via.startsWith('UserPromptSubmit'))
+    return 'no stored record matches this prompt well enough: silence beats noise';
+  if (via.startsWith('PostToolUse')) return 'this hook only captures';
+  return 'it starts its work in the background and returns at once';
+}
+
 function receivedLines(s: DemoStep, style: Style): string[] {
   if (s.received === undefined) return [];
   if (s.received === null)
-    return [`     Claude Code receives: ${style.dim('nothing (no output: silence beats noise)')}`];
+    return [`     Claude Code receives: ${style.dim(`nothing (${whyNothing(s.via)})`)}`];
   const what = s.via.startsWith('SessionStart') ? 'the digest' : 'context for this prompt';
   return [
     `     Claude Code receives ${what}, ${style.bold(`${s.received.tokens} tokens`)}:`,

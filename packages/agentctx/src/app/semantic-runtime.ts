@@ -4,7 +4,7 @@ import type { Paths } from './paths.js';
 
 /**
  * Where the semantic layer's heavy runtime comes from. The default install is keyword-only:
- * transformers.js and its ONNX runtime (~450 MB) are not among the package's dependencies.
+ * transformers.js and its ONNX runtime (~460 MB) are not among the package's dependencies.
  * `agentctx init --semantic` installs a pinned version into `<agentctx home>/semantic`, and
  * this module finds it there first; a checkout's own node_modules (a devDependency there)
  * comes second.

@@ -60,7 +60,7 @@ export function installRuntime(a: App, io: { stderr: (t: string) => void; quiet:
   io.stderr(
     `agentctx: installing ${Object.entries(SEMANTIC_PACKAGES)
       .map(([n, v]) => `${n}@${v}`)
-      .join(', ')} into ${dir} (~450 MB, once)\n`,
+      .join(', ')} into ${dir} (~460 MB, once)\n`,
   );
   const res = spawnSync(npm.command, npm.args, {
     env: npm.env,

@@ -121,7 +121,7 @@ export async function embeddingsCheck(a: App, storeUsable: boolean): Promise<Che
     );
   if (!sc.enabled) return ok('embeddings', 'embeddings', `off: ${e.reason}; retrieval is keyword-only`, e);
   const fix = !e.runtime_installed
-    ? 'agentctx init --semantic installs the semantic layer (transformers.js, ~450 MB) and downloads its model; keyword retrieval works without it'
+    ? 'agentctx init --semantic installs the semantic layer (transformers.js, ~460 MB) and downloads its model; keyword retrieval works without it'
     : 'agentctx init --semantic downloads the model';
   return warn('embeddings', 'embeddings', `off: ${e.reason}; retrieval is keyword-only`, fix, e);
 }

@@ -48,23 +48,26 @@ describe('agentctx --help', () => {
     expect(run(['help']).stdout).toBe(out);
   });
 
-  it.skipIf(spawnSync('script', ['--version']).status !== 0)('colours on a real terminal (a pty), and not with NO_COLOR', () => {
-    const t = tempDir();
-    try {
-      const inPty = (extra: Record<string, string>) =>
-        spawnSync('script', ['-qec', `"${process.execPath}" "${BIN}" --help`, '/dev/null'], {
-          cwd: t.path,
-          env: { ...isolatedEnv(t.path, extra), TERM: 'xterm' },
-          encoding: 'utf8',
-          timeout: 30_000,
-        }).stdout;
-      expect(inPty({})).toMatch(ANSI);
-      expect(inPty({ NO_COLOR: '1' })).not.toMatch(ANSI);
-      expect(inPty({ NO_COLOR: '1' })).toMatch(/Everyday:/);
-    } finally {
-      t.cleanup();
-    }
-  });
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)(
+    'colours on a real terminal (a pty), and not with NO_COLOR',
+    () => {
+      const t = tempDir();
+      try {
+        const inPty = (extra: Record<string, string>) =>
+          spawnSync('script', ['-qec', `"${process.execPath}" "${BIN}" --help`, '/dev/null'], {
+            cwd: t.path,
+            env: { ...isolatedEnv(t.path, extra), TERM: 'xterm' },
+            encoding: 'utf8',
+            timeout: 30_000,
+          }).stdout;
+        expect(inPty({})).toMatch(ANSI);
+        expect(inPty({ NO_COLOR: '1' })).not.toMatch(ANSI);
+        expect(inPty({ NO_COLOR: '1' })).toMatch(/Everyday:/);
+      } finally {
+        t.cleanup();
+      }
+    },
+  );
 
   it('colours with FORCE_COLOR and honours NO_COLOR', () => {
     expect(run(['--help'], { FORCE_COLOR: '1' }).stdout).toMatch(ANSI);

@@ -1,4 +1,5 @@
-import { NO_RUNTIME, packageInstalled, type SemanticConfig } from '../app/semantic.js';
+import { vectorWorkOff } from '../app/ladder.js';
+import { packageInstalled, type SemanticConfig } from '../app/semantic.js';
 import { resolveSemanticPackage, TRANSFORMERS } from '../app/semantic-runtime.js';
 import { countPending } from '../core/consolidation/backfill.js';
 import { modelPresent } from '../embed/model-files.js';
@@ -38,11 +39,7 @@ export async function embeddingStatus(
     // an old store without the semantic tables: counts stay 0
   }
   const present = sc.model ? modelPresent(sc.modelsDir, sc.model) : false;
-  let off: string | undefined;
-  if (!sc.enabled) off = sc.offReason ?? 'turned off';
-  else if (!runtime) off = NO_RUNTIME;
-  else if (!present)
-    off = `model ${sc.model?.name} is not downloaded (agentctx init --semantic downloads it)`;
+  const off = vectorWorkOff(sc);
   const json = {
     embeddings: {
       status: off ? 'off' : 'on',

@@ -1,4 +1,5 @@
 import type { App } from '../../app/context.js';
+import { foldJournals } from '../../app/journal.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
 import { loadEmbedder, openSemantic, semanticConfig } from '../../app/semantic.js';
@@ -37,6 +38,7 @@ export const command: Command = {
       bar.update(`consolidate: ${step}`, done, total);
     try {
       const started = performance.now();
+      foldJournals(a.db, a.paths, a.clock, { removeOld: true });
       const semantic = await embedStep(a, {
         rebuild: args.flags.rebuildEmbeddings === true,
         tty,
@@ -62,7 +64,7 @@ export const command: Command = {
       appendLog(
         a.paths.logs,
         'consolidate',
-        `project=${a.project.id} finished=${summary.finished}${summary.stopped ? ` stopped=${summary.stopped}` : ''} records=${summary.records} scores=${summary.scores_updated} merged=${summary.merged} candidates=${summary.merge_candidates}${summary.rebuilt ? ` rebuilt=${summary.rebuilt}` : ''} drift=${summary.drift.missing}/${summary.drift.contradicted} digest=${summary.digest.tokens}t ms=${summary.duration_ms}`,
+        `project=${a.project.id} finished=${summary.finished}${summary.stopped ? ` stopped=${summary.stopped}` : ''} records=${summary.records} scores=${summary.scores_updated} merged=${summary.merged} candidates=${summary.merge_candidates}${summary.rebuilt ? ` rebuilt=${summary.rebuilt}` : ''} drift=${summary.drift.missing}/${summary.drift.contradicted}${summary.degraded ? ` degraded=${summary.degraded}` : ''} digest=${summary.digest.tokens}t ms=${summary.duration_ms}`,
       );
       const emb = semantic.report;
       const text = [
@@ -78,8 +80,15 @@ export const command: Command = {
               ? '; the list had lost rows: scanning again from the first record'
               : ''
         }`,
-        `  CLAUDE.md drift    ${summary.drift.missing} missing, ${summary.drift.contradicted} contradicted`,
+        summary.degraded
+          ? '  CLAUDE.md drift    skipped: this SQLite has no FTS5 (so are word counts and keyword near-duplicates)'
+          : `  CLAUDE.md drift    ${summary.drift.missing} missing, ${summary.drift.contradicted} contradicted`,
         `  digest             ${summary.digest.tokens} tokens, ${summary.digest.ids} records`,
+        ...(summary.code_graph?.scanned
+          ? [
+              `  code graph         ${summary.code_graph.files_read} files read, ${summary.code_graph.modules} modules, ${summary.code_graph.symbols} symbols`,
+            ]
+          : []),
         `  embeddings         ${
           emb.status === 'on'
             ? `${emb.embedded} embedded, ${emb.pending} pending (${emb.model}, ${emb.store})`

@@ -1,3 +1,4 @@
+import { foldJournals } from '../../app/journal.js';
 import { semanticConfig } from '../../app/semantic.js';
 import { namespacesOf } from '../../core/records/records.js';
 import { decideBackend } from '../../llm/select.js';
@@ -8,6 +9,7 @@ import { countByConfidence, countByType } from '../../storage/records-repo.js';
 import { listSessions, sessionTotals, tokenWindows } from '../../storage/sessions-repo.js';
 import type { Command } from '../command.js';
 import { embeddingStatus } from '../status-embeddings.js';
+import { ladderStatus } from '../status-ladder.js';
 import { maintenanceStatus } from '../status-maintenance.js';
 
 export const command: Command = {
@@ -17,6 +19,13 @@ export const command: Command = {
   flags: {},
   async run({ app }) {
     const a = app();
+    // The session journals' lines not folded yet count too. Best effort: when the store cannot
+    // be opened for writing (a full disk, a read-only home) a snapshot is read without them.
+    try {
+      foldJournals(a.db, a.paths, a.clock);
+    } catch {
+      // a.db could not be opened for writing; readDb below falls back to a snapshot
+    }
     // reads only: a full disk or a read-only home must not stop it (a snapshot is read then)
     const db = a.readDb;
     const readOnly = snapshotReason(db);
@@ -39,6 +48,7 @@ export const command: Command = {
     const cap = a.config.llm.dailyCostCapUsd;
     const capReached = spent >= cap;
     const maintenance = maintenanceStatus(db, a.project.id, a.clock());
+    const ladder = ladderStatus({ db, config: a.config, paths: a.paths, env: a.env, now: a.clock() });
     // opening the store tightened a loose home already; what is still open could not be
     const privacy = folderPrivacy(a.paths.home);
     const json = {
@@ -64,6 +74,7 @@ export const command: Command = {
       recent_sessions: sessions,
       ...maintenance.json,
       ...semantic.json,
+      ...ladder.json,
       llm: {
         backend: backend.configured,
         active: backend.active,
@@ -105,6 +116,7 @@ export const command: Command = {
       ),
       ...maintenance.lines,
       ...semantic.lines,
+      ...ladder.lines,
     ].join('\n');
     return { json, text };
   },

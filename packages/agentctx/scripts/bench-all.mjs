@@ -3,9 +3,9 @@
 // at the repository root. Each section is the script's own printed output, under a note on
 // how it was measured. Figures are medians of repeated, interleaved runs or ratios to
 // `node -e 0` measured in the same run; nothing here is an assertion.
-// Usage: node scripts/bench-all.mjs [--quick]
+// Usage: node scripts/bench-all.mjs [--quick] [--install-size]
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(root, '..', '..');
 const quick = process.argv.includes('--quick');
+// the installed size needs the registry and minutes of npm: measured on request, kept otherwise
+const installSize = process.argv.includes('--install-size');
 // LoCoMo is read by path, never committed: AGENTCTX_LOCOMO, else ../shared/bench beside the repo.
 const LOCOMO = process.env.AGENTCTX_LOCOMO || join(repoRoot, '..', 'shared', 'bench', 'locomo-dev.json');
 
@@ -125,6 +127,28 @@ const parts = [
 for (const s of sections) {
   const out = (s.runs ?? [s.args]).map((args) => run(s.title, args)).join('\n\n');
   parts.push(`## ${s.title}`, '', s.how, '', '```', out, '```', '');
+}
+const SIZE_TITLE = 'Installed size';
+if (installSize) {
+  const how =
+    '`npm pack` of the package, then `npm install -g` of the tarball into an empty prefix (`scripts/measure-install.mjs`; `du` of the prefix), and what `agentctx init --semantic` installs into the agentctx home. better-sqlite3 compiled from source here (no prebuilt binary reachable), which leaves its build files beside the addon.';
+  parts.push(
+    `## ${SIZE_TITLE}`,
+    '',
+    how,
+    '',
+    '```',
+    run(SIZE_TITLE, ['scripts/measure-install.mjs']),
+    '```',
+    '',
+  );
+} else {
+  // the section of the last run that measured it, as it was
+  const prev = existsSync(join(repoRoot, 'BENCHMARKS.md'))
+    ? readFileSync(join(repoRoot, 'BENCHMARKS.md'), 'utf8')
+    : '';
+  const kept = new RegExp(`^## ${SIZE_TITLE}\\n[\\s\\S]*?(?=^## |(?![\\s\\S]))`, 'm').exec(prev)?.[0];
+  if (kept) parts.push(kept.trimEnd(), '');
 }
 writeFileSync(join(repoRoot, 'BENCHMARKS.md'), `${parts.join('\n').trimEnd()}\n`);
 process.stderr.write('bench: wrote BENCHMARKS.md\n');

@@ -6,7 +6,8 @@ import type { Db } from '../storage/open.js';
 import type { Config } from './config.js';
 import type { Env } from './context.js';
 import type { Paths } from './paths.js';
-import { packageInstalled, type SemanticConfig, semanticConfig } from './semantic.js';
+import { NO_RUNTIME, packageInstalled, type SemanticConfig, semanticConfig } from './semantic.js';
+import { TRANSFORMERS } from './semantic-runtime.js';
 
 /**
  * Where this install stands on the degradation ladder of SPEC §8, for `agentctx status` and
@@ -40,10 +41,9 @@ export interface LadderInput {
 /** Why offline vector work cannot run, or undefined when it can (the rung 2 test). */
 export function vectorWorkOff(sc: SemanticConfig): string | undefined {
   if (!sc.enabled) return sc.offReason ?? 'turned off';
-  if (!packageInstalled('@huggingface/transformers'))
-    return '@huggingface/transformers is not installed (optional dependency)';
+  if (!packageInstalled(TRANSFORMERS, sc.packagesDir)) return NO_RUNTIME;
   if (!sc.model || !modelPresent(sc.modelsDir, sc.model))
-    return `model ${sc.model?.name} is not downloaded (agentctx init --download-model)`;
+    return `model ${sc.model?.name} is not downloaded (agentctx init --semantic downloads it)`;
   return undefined;
 }
 

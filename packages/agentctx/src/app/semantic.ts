@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type { Embedder } from '../embed/embedder.js';
 import { modelPresent } from '../embed/model-files.js';
 import { type ModelSpec, modelSignature, selectModel } from '../embed/models.js';
@@ -8,6 +7,7 @@ import type { VectorStore } from '../storage/vectors/store.js';
 import type { Config } from './config.js';
 import type { Env } from './context.js';
 import type { Paths } from './paths.js';
+import { resolveSemanticPackage, semanticPackagesDir, TRANSFORMERS } from './semantic-runtime.js';
 
 /**
  * The semantic layer's composition (v0.2): which model, where it lives, which vector store, and
@@ -36,40 +36,44 @@ export interface SemanticConfig {
   modelsDir: string;
   /** `AGENTCTX_MODEL_HOST`: a mirror in the Hugging Face URL layout (tests: 127.0.0.1). */
   remoteHost?: string;
+  /** Where `agentctx init --semantic` installs the runtime (semantic-runtime.ts). */
+  packagesDir?: string;
 }
 
 export function semanticConfig(config: Config, paths: Paths, env: Env): SemanticConfig {
   const modelsDir = env.AGENTCTX_MODEL_PATH || paths.models;
+  const packagesDir = semanticPackagesDir(paths);
   const host = env.AGENTCTX_MODEL_HOST ? { remoteHost: env.AGENTCTX_MODEL_HOST } : {};
   if (config.embeddings?.enabled === false)
-    return { enabled: false, offReason: 'turned off (agentctx config --embeddings turns it on)', modelsDir };
+    return {
+      enabled: false,
+      offReason: 'turned off (agentctx config --embeddings turns it on)',
+      modelsDir,
+      packagesDir,
+    };
   try {
     return {
       enabled: true,
       model: selectModel(config.modelTier, env.AGENTCTX_EMBED_MODEL),
       modelsDir,
+      packagesDir,
       ...host,
     };
   } catch (err) {
-    return { enabled: false, offReason: (err as Error).message, modelsDir };
+    return { enabled: false, offReason: (err as Error).message, modelsDir, packagesDir };
   }
 }
 
-/** Whether an optional package can be resolved, without loading it. */
-export function packageInstalled(name: string): boolean {
-  const req = createRequire(import.meta.url);
-  try {
-    req.resolve(`${name}/package.json`);
-    return true;
-  } catch {
-    try {
-      req.resolve(name);
-      return true;
-    } catch {
-      return false;
-    }
-  }
+/**
+ * Whether an optional package can be resolved, without loading it: in `dir` (the home's
+ * semantic folder, for transformers.js) or beside this install.
+ */
+export function packageInstalled(name: string, dir?: string): boolean {
+  return resolveSemanticPackage(name, dir) !== null;
 }
+
+/** Why the layer is keyword-only when transformers.js is missing, with the way to get it. */
+export const NO_RUNTIME = `${TRANSFORMERS} is not installed (agentctx init --semantic installs it)`;
 
 export interface SemanticState {
   /** What `status` and `consolidate` report. */
@@ -92,7 +96,7 @@ export async function openSemantic(
   sc: SemanticConfig,
   opts: { rebuild?: boolean } = {},
 ): Promise<SemanticState> {
-  const runtime = packageInstalled('@huggingface/transformers');
+  const runtime = packageInstalled(TRANSFORMERS, sc.packagesDir);
   if (!sc.enabled || !sc.model) {
     return { embeddings: 'off', reason: sc.offReason ?? 'off', runtime, model_present: false };
   }
@@ -110,8 +114,7 @@ export async function openSemantic(
       store_kind: opened.store.kind,
       ...(opened.fallbackReason ? { store_fallback_reason: opened.fallbackReason } : {}),
     };
-    if (!runtime)
-      state.reason = '@huggingface/transformers is not installed (optional dependency): keyword-only';
+    if (!runtime) state.reason = `${NO_RUNTIME}: keyword-only`;
     return state;
   } catch (err) {
     return {
@@ -135,8 +138,10 @@ export async function loadEmbedder(
 ): Promise<Embedder> {
   if (!sc.model) throw new Error(sc.offReason ?? 'embeddings are off');
   const { loadTransformersEmbedder } = await import('../embed/transformers.js');
+  const runtime = resolveSemanticPackage(TRANSFORMERS, sc.packagesDir);
   return loadTransformersEmbedder({
     model: sc.model,
+    ...(runtime?.from === 'home' ? { runtimeEntry: runtime.entry } : {}),
     modelsDir: sc.modelsDir,
     ...(opts.download ? { download: true } : {}),
     ...(sc.remoteHost ? { remoteHost: sc.remoteHost } : {}),

@@ -1,4 +1,5 @@
 import { AgentctxError } from '../shared/errors.js';
+import { nearest } from './suggest.js';
 
 export type FlagKind = 'string' | 'boolean' | 'number';
 
@@ -55,7 +56,11 @@ export function parseArgs(argv: readonly string[], spec: Record<string, FlagKind
       kind = 'boolean';
       negated = true;
     }
-    if (!kind) throw new AgentctxError('usage', `unknown option ${shown(name)}`);
+    if (!kind) {
+      const near = nearest(name, Object.keys(all));
+      const hint = near.length > 0 ? `; did you mean ${near.map((n) => `--${n}`).join(' or ')}?` : '';
+      throw new AgentctxError('usage', `unknown option ${shown(name)}${hint}`);
+    }
     const key = camel(name);
     if (kind === 'boolean') {
       if (eq !== -1) throw new AgentctxError('usage', `--${name} takes no value`);

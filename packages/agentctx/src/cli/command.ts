@@ -5,6 +5,8 @@ export interface CommandIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   stdinIsTTY: boolean;
+  /** Colour and tables in human output (a terminal, NO_COLOR unset); plain when absent. */
+  color?: boolean;
   /** Ask a yes/no question on the terminal. */
   confirm: (question: string) => Promise<boolean>;
 }

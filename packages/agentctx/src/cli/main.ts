@@ -4,13 +4,17 @@ import { AgentctxError, errorMessage } from '../shared/errors.js';
 import { VERSION } from '../version.js';
 import { bool, parseArgs, str } from './args.js';
 import type { CommandIO } from './command.js';
+import { commandHelp, mainHelp } from './help.js';
 import { COMMANDS, commandLoader } from './registry.js';
+import { colourWanted, makeStyle } from './style.js';
+import { nearest } from './suggest.js';
 
 function defaultIO(): CommandIO {
   return {
     stdout: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
     stderr: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
     stdinIsTTY: Boolean(process.stdin.isTTY),
+    color: colourWanted(Boolean(process.stdout.isTTY), process.env),
     confirm: (question) =>
       new Promise((resolve) => {
         const rl = createInterface({ input: process.stdin, output: process.stderr });
@@ -22,25 +26,24 @@ function defaultIO(): CommandIO {
   };
 }
 
-function helpText(): string {
-  return [
-    `agentctx ${VERSION} — project context for Claude Code`,
-    '',
-    'Usage: agentctx <command> [options]   (every command takes --json and --cwd DIR)',
-    '',
-    'Commands:',
-    ...Object.keys(COMMANDS).map((c) => `  ${c}`),
-    '',
-    'Run `agentctx <command> --help` for a command’s options.',
-  ].join('\n');
+/** The error for a command name that is not one, with the nearest names when there are any. */
+function unknownCommand(name: string): AgentctxError {
+  const near = nearest(name, Object.keys(COMMANDS));
+  const hint = near.length > 0 ? `did you mean ${near.map((n) => `agentctx ${n}`).join(' or ')}? ` : '';
+  return new AgentctxError(
+    'usage',
+    `unknown command ${JSON.stringify(name)}; ${hint}run agentctx --help for the list`,
+    near.length > 0 ? { suggestions: near } : undefined,
+  );
 }
 
 /** Run the CLI; returns the exit code. The one place where errors become exit codes. */
 export async function runCli(argv: readonly string[], io: CommandIO = defaultIO()): Promise<number> {
   const [name, ...rest] = argv;
   const wantsJson = rest.includes('--json');
+  if (name === 'help' && rest[0] && !rest[0].startsWith('-')) return runCli([rest[0], '--help'], io);
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(helpText());
+    io.stdout(mainHelp(Object.keys(COMMANDS), makeStyle(io.color === true)));
     return 0;
   }
   if (name === '--version' || name === '-v' || name === 'version') {
@@ -50,12 +53,18 @@ export async function runCli(argv: readonly string[], io: CommandIO = defaultIO(
   const load = commandLoader(name);
   let app: App | undefined;
   try {
-    if (!load)
-      throw new AgentctxError('usage', `unknown command ${JSON.stringify(name)}; run agentctx --help`);
+    if (!load) throw unknownCommand(name);
     const command = await load();
+    // --help wins over anything else on the line, a mistyped option included
+    const end = rest.indexOf('--');
+    const options = end === -1 ? rest : rest.slice(0, end);
+    if (options.includes('--help') || options.includes('-h')) {
+      io.stdout(commandHelp(command, makeStyle(io.color === true)));
+      return 0;
+    }
     const args = parseArgs(rest, command.flags);
     if (bool(args.flags, 'help')) {
-      io.stdout(`${command.summary}\n\nUsage: ${command.usage}`);
+      io.stdout(commandHelp(command, makeStyle(io.color === true)));
       return 0;
     }
     const json = bool(args.flags, 'json');

@@ -1,6 +1,7 @@
 import type { App } from '../app/context.js';
 import { loadEmbedder, semanticConfig } from '../app/semantic.js';
 import { modelPresent } from '../embed/model-files.js';
+import { createProgress } from './progress.js';
 
 /** What `agentctx init --download-model` did about the embedding model. */
 export interface ModelDownloadReport {
@@ -16,7 +17,7 @@ export interface ModelDownloadReport {
  * offline load to prove the files work. Never throws; a failure is reported.
  */
 export async function downloadModel(
-  a: App,
+  a: Pick<App, 'config' | 'paths' | 'env'>,
   io: { stderr: (t: string) => void; tty: boolean },
 ): Promise<ModelDownloadReport> {
   const sc = semanticConfig(a.config, a.paths, a.env);
@@ -24,22 +25,15 @@ export async function downloadModel(
     return { model: null, dir: sc.modelsDir, status: 'off', reason: sc.offReason ?? 'embeddings are off' };
   const base = { model: sc.model.name, dir: sc.modelsDir };
   if (modelPresent(sc.modelsDir, sc.model)) return { ...base, status: 'present' };
-  let shown = '';
+  const bar = createProgress({ write: io.stderr, enabled: io.tty });
   try {
     const emb = await loadEmbedder(sc, {
       download: true,
       onNotice: (line) => io.stderr(`${line}\n`),
-      onProgress: (file, x) => {
-        if (!io.tty) return;
-        const pct = Math.max(0, Math.min(100, Math.round(x * 100)));
-        const bar = '#'.repeat(Math.round(pct / 5)).padEnd(20, '.');
-        const line = `\r  [${bar}] ${String(pct).padStart(3)}% ${file}`;
-        if (line !== shown) io.stderr(line);
-        shown = line;
-      },
+      onProgress: (file, x) => bar.update(`  ${file}`, Math.max(0, Math.min(100, Math.round(x * 100))), 100),
     });
     await emb.dispose();
-    if (shown) io.stderr('\n');
+    bar.end();
     if (!modelPresent(sc.modelsDir, sc.model))
       return {
         ...base,
@@ -48,7 +42,7 @@ export async function downloadModel(
       };
     return { ...base, status: 'downloaded' };
   } catch (err) {
-    if (shown) io.stderr('\n');
+    bar.end();
     return { ...base, status: 'failed', reason: (err as Error).message.split('\n')[0] ?? 'failed' };
   }
 }

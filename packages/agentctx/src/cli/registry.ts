@@ -4,6 +4,8 @@ type Loader = () => Promise<Command>;
 
 /** Every CLI command, loaded only when it runs. One file per command under ./commands. */
 export const COMMANDS: Readonly<Record<string, Loader>> = Object.freeze({
+  demo: async () => (await import('./commands/demo.js')).command,
+  doctor: async () => (await import('./commands/doctor.js')).command,
   record: async () => (await import('./commands/record.js')).command,
   supersede: async () => (await import('./commands/supersede.js')).command,
   search: async () => (await import('./commands/search.js')).command,

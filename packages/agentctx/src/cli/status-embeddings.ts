@@ -1,5 +1,6 @@
 import { vectorWorkOff } from '../app/ladder.js';
 import { packageInstalled, type SemanticConfig } from '../app/semantic.js';
+import { resolveSemanticPackage, TRANSFORMERS } from '../app/semantic-runtime.js';
 import { countPending } from '../core/consolidation/backfill.js';
 import { modelPresent } from '../embed/model-files.js';
 import { modelSignature } from '../embed/models.js';
@@ -16,7 +17,8 @@ export async function embeddingStatus(
   sc: SemanticConfig,
   namespaces: readonly string[],
 ): Promise<{ json: Record<string, unknown>; lines: string[] }> {
-  const runtime = packageInstalled('@huggingface/transformers');
+  const found = resolveSemanticPackage(TRANSFORMERS, sc.packagesDir);
+  const runtime = found !== null;
   const vecReason = packageInstalled('sqlite-vec')
     ? await loadSqliteVec(db)
     : 'sqlite-vec is not installed (optional dependency)';
@@ -45,6 +47,7 @@ export async function embeddingStatus(
       model: sc.model?.name ?? null,
       model_present: present,
       runtime_installed: runtime,
+      ...(found ? { runtime_from: found.from === 'home' ? sc.packagesDir : 'this install' } : {}),
       vector_store: store,
       ...(vecReason ? { vector_store_reason: vecReason } : {}),
       vectors,

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { type Embedder, normalize } from './embedder.js';
 import { modelPresent } from './model-files.js';
 import type { ModelSpec } from './models.js';
@@ -28,6 +29,11 @@ export interface LoadOptions {
   onProgress?: (file: string, fraction: number) => void;
   /** Texts per ONNX run. */
   batchSize?: number;
+  /**
+   * The runtime's CommonJS entry file when it was installed outside this package (into the
+   * agentctx home by `init --semantic`); the package is imported by name otherwise.
+   */
+  runtimeEntry?: string;
 }
 
 /** Why the embedding layer is off, as a machine-readable reason. */
@@ -61,9 +67,10 @@ type TransformersModule = {
   ) => Promise<FeaturePipe>;
 };
 
-/** Import the optional runtime; `null` when it is not installed. */
-export async function importTransformers(): Promise<TransformersModule | null> {
+/** Import the optional runtime (by name, or from `entry`); `null` when it is not installed. */
+export async function importTransformers(entry?: string): Promise<TransformersModule | null> {
   try {
+    if (entry) return createRequire(import.meta.url)(entry) as TransformersModule;
     return (await import('@huggingface/transformers')) as unknown as TransformersModule;
   } catch {
     return null;
@@ -79,11 +86,11 @@ export async function loadTransformersEmbedder(opts: LoadOptions): Promise<Embed
       `embedding model ${model.name} is not downloaded (run agentctx init --download-model)`,
     );
   }
-  const tf = await importTransformers();
+  const tf = await importTransformers(opts.runtimeEntry);
   if (!tf) {
     throw new EmbedderUnavailable(
       'no-runtime',
-      '@huggingface/transformers is not installed (optional dependency)',
+      '@huggingface/transformers is not installed (agentctx init --semantic installs it)',
     );
   }
   tf.env.allowLocalModels = true;

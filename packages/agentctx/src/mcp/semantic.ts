@@ -49,8 +49,8 @@ export function startSemantic(app: App): McpSemantic {
     const sc = semanticConfig(app.config, app.paths, app.env);
     if (!sc.enabled || !sc.model) return off(sc.offReason ?? 'embeddings are off');
     const model = sc.model;
-    if (!packageInstalled('@huggingface/transformers'))
-      return off('@huggingface/transformers is not installed (optional dependency)');
+    if (!packageInstalled('@huggingface/transformers', sc.packagesDir))
+      return off('@huggingface/transformers is not installed (agentctx init --semantic installs it)');
     if (!modelPresent(sc.modelsDir, model)) return off(`model ${model.name} is not downloaded`);
     // vectors for this model, in which store (read only; a mismatch waits for consolidation)
     const sig = modelSignature(model);

@@ -11,6 +11,7 @@ import { errorMessage } from '../../shared/errors.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
 import { num } from '../args.js';
 import type { Command } from '../command.js';
+import { createProgress } from '../progress.js';
 
 const DEFAULT_BUDGET_MS = 60_000;
 
@@ -32,14 +33,9 @@ export const command: Command = {
       };
     }
     const tty = !json && Boolean(process.stderr.isTTY);
-    let lastDraw = 0;
-    const progress = (step: string, done: number, total: number) => {
-      if (!tty) return;
-      const t = Date.now();
-      if (done < total && t - lastDraw < 100) return;
-      lastDraw = t;
-      process.stderr.write(`\r\x1b[2Kconsolidate: ${step} ${done}/${total}`);
-    };
+    const bar = createProgress({ write: (t) => process.stderr.write(t), enabled: tty });
+    const progress = (step: string, done: number, total: number) =>
+      bar.update(`consolidate: ${step}`, done, total);
     try {
       const started = performance.now();
       foldJournals(a.db, a.paths, a.clock, { removeOld: true });
@@ -64,7 +60,7 @@ export const command: Command = {
           refreshProfile(a.records(), a.project.root, now);
         },
       });
-      if (tty) process.stderr.write('\r\x1b[2K');
+      bar.end();
       appendLog(
         a.paths.logs,
         'consolidate',
@@ -101,7 +97,7 @@ export const command: Command = {
       ].join('\n');
       return { json: { ...summary, embeddings: emb }, text };
     } catch (err) {
-      if (tty) process.stderr.write('\r\x1b[2K');
+      bar.end();
       appendLog(a.paths.logs, 'consolidate', `project=${a.project.id} failed: ${errorMessage(err)}`);
       throw err;
     } finally {

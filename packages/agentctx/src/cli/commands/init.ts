@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { loadConfig, saveConfig } from '../../app/config.js';
 import { installIntoClaude } from '../../claude/install.js';
 import { type ProfileChanges, refreshProfile } from '../../core/profile/refresh-profile.js';
 import { decideBackend } from '../../llm/select.js';
@@ -8,6 +9,7 @@ import { ensurePrivateDir } from '../../storage/open.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
 import { downloadModel } from '../model-download.js';
+import { installRuntime, type RuntimeReport } from '../semantic-install.js';
 
 /** agentctx needs Node 20+; a clear refusal beats a crash deep inside a hook. */
 export function assertNodeVersion(version: string): void {
@@ -31,9 +33,9 @@ export const command: Command = {
   summary:
     'Set agentctx up: create ~/.agentctx, register the hooks in Claude Code settings and the MCP server, detect the project profile.',
   usage:
-    'agentctx init [--project] [--no-claude-cli] [--download-model] [--json]   (AGENTCTX_NO_CLAUDE_CLI=1 also edits ~/.claude.json directly)',
-  flags: { project: 'boolean', 'claude-cli': 'boolean', 'download-model': 'boolean' },
-  async run({ args, app, io }) {
+    'agentctx init [--project] [--no-claude-cli] [--download-model] [--semantic] [--json]   (AGENTCTX_NO_CLAUDE_CLI=1 also edits ~/.claude.json directly)',
+  flags: { project: 'boolean', 'claude-cli': 'boolean', 'download-model': 'boolean', semantic: 'boolean' },
+  async run({ args, app, io, json: asJson }) {
     assertNodeVersion(process.versions.node);
     const a = app();
     const project = bool(args.flags, 'project');
@@ -91,8 +93,31 @@ export const command: Command = {
         : 'profile: not in a project folder, skipped',
       `extraction backend: ${json.llm.active ?? 'none (rule-based)'}: ${json.llm.reason}`,
     ];
-    if (bool(args.flags, 'downloadModel')) {
-      const model = await downloadModel(a, { stderr: io.stderr, tty: process.stderr.isTTY === true });
+    const semantic = bool(args.flags, 'semantic');
+    let runtime: RuntimeReport | undefined;
+    if (semantic) {
+      // asked for by name: a config that turned embeddings off is turned back on
+      if (a.config.embeddings?.enabled === false) {
+        saveConfig(a.paths.config, { ...a.config, embeddings: { ...a.config.embeddings, enabled: true } });
+        lines.push('embeddings: turned on in config.json');
+      }
+      runtime = installRuntime(a, { stderr: io.stderr, quiet: asJson });
+      lines.push(
+        runtime.status === 'failed'
+          ? `semantic layer: not installed: ${runtime.reason}`
+          : `semantic layer: transformers.js ${runtime.status === 'installed' ? 'installed into' : 'found in'} ${runtime.from === 'home' ? runtime.dir : 'this install'}`,
+      );
+      if (runtime.status === 'failed')
+        return { json: { ...json, semantic: runtime }, text: lines.join('\n'), exitCode: 1 };
+    }
+    if (semantic || bool(args.flags, 'downloadModel')) {
+      // a config written just above is read again
+      const fresh = semantic ? { config: loadConfig(a.paths.config), paths: a.paths, env: a.env } : a;
+      // raw writes: the progress bar redraws one line
+      const model = await downloadModel(fresh, {
+        stderr: (t) => process.stderr.write(t),
+        tty: process.stderr.isTTY === true,
+      });
       lines.push(
         model.status === 'downloaded'
           ? `embedding model ${model.model}: downloaded to ${model.dir}`
@@ -103,7 +128,11 @@ export const command: Command = {
               : `embedding model ${model.model}: download failed: ${model.reason}`,
       );
       const failed = model.status === 'failed';
-      return { json: { ...json, model }, text: lines.join('\n'), ...(failed ? { exitCode: 1 } : {}) };
+      return {
+        json: { ...json, model, ...(runtime ? { semantic: runtime } : {}) },
+        text: lines.join('\n'),
+        ...(failed ? { exitCode: 1 } : {}),
+      };
     }
     return { json, text: lines.join('\n') };
   },

@@ -20,7 +20,7 @@ describe('the built CLI with prototype names and blank input', () => {
       const res = runAgentctx([name], { cwd: repo, env });
       expect(res.code).toBe(2);
       expect(res.stdout).toBe('');
-      expect(res.stderr).toBe(`agentctx: unknown command "${name}"; run agentctx --help\n`);
+      expect(res.stderr).toBe(`agentctx: unknown command "${name}"; run agentctx --help for the list\n`);
     },
   );
 

@@ -1,0 +1,109 @@
+// Installed size of the published package: `npm pack` in a copy of the repository (so that
+// prepack's build never rewrites the dist/ other processes run), then `npm install -g` of the
+// tarball into empty prefixes — the default install, and with --omit=optional — and what
+// `agentctx init --semantic` adds to the agentctx home. Needs the npm registry; takes minutes
+// (better-sqlite3 compiles where no prebuilt binary can be fetched).
+//
+//   node scripts/measure-install.mjs [--keep]
+import { spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const pkgRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const repo = join(pkgRoot, '..', '..');
+const keep = process.argv.includes('--keep');
+const work = mkdtempSync(join(tmpdir(), 'agentctx-size-'));
+const env = { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', npm_config_loglevel: 'error' };
+
+function run(cmd, args, cwd) {
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout: 30 * 60_000 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  return { out: r.stdout.trim(), s: Math.round((Date.now() - started) / 1000) };
+}
+
+function bytes(dir) {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) n += bytes(p);
+    else if (e.isFile()) n += statSync(p).size;
+  }
+  return n;
+}
+const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+// the copy: sources, scripts and docs; node_modules linked
+const copy = join(work, 'copy');
+for (const f of ['README.md', 'LICENSE', 'package.json', 'package-lock.json'])
+  cpSync(join(repo, f), join(copy, f));
+cpSync(join(repo, 'scripts'), join(copy, 'scripts'), { recursive: true });
+symlinkSync(join(repo, 'node_modules'), join(copy, 'node_modules'));
+for (const p of ['agentctx', 'agentctx-ui']) {
+  const from = join(repo, 'packages', p);
+  cpSync(from, join(copy, 'packages', p), {
+    recursive: true,
+    filter: (src) => !/^(node_modules|dist|test)(\/|$)/.test(relative(from, src).split(sep).join('/')),
+  });
+}
+const tgzName = run('npm', ['pack', '--pack-destination', work], join(copy, 'packages', 'agentctx'))
+  .out.split('\n')
+  .pop();
+const tgz = join(work, tgzName);
+console.log(`tarball ${tgzName}: ${mb(statSync(tgz).size)}`);
+
+const rows = [];
+for (const [label, flags] of [
+  ['default install', []],
+  ['--omit=optional', ['--omit=optional']],
+]) {
+  const prefix = join(work, label.replace(/\W+/g, '-'));
+  const r = run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', ...flags, tgz], work);
+  const size = bytes(prefix);
+  const top = join(prefix, 'lib', 'node_modules', '@agentctxhq', 'agentctx', 'node_modules');
+  const biggest = readdirSync(top)
+    .map((d) => [d, bytes(join(top, d))])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([d, n]) => `${d} ${mb(n)}`)
+    .join(', ');
+  rows.push([label, mb(size), `${r.s} s`, biggest]);
+  console.log(rows.at(-1).join('  |  '));
+}
+
+const pinned = JSON.parse(readFileSync(join(pkgRoot, 'package.json'), 'utf8')).devDependencies[
+  '@huggingface/transformers'
+];
+const semantic = join(work, 'home', 'semantic');
+mkdirSync(semantic, { recursive: true });
+const r = run(
+  'npm',
+  [
+    'install',
+    '--prefix',
+    semantic,
+    '--omit=dev',
+    '--no-audit',
+    '--no-fund',
+    `@huggingface/transformers@${pinned}`,
+  ],
+  work,
+);
+rows.push([`init --semantic (transformers ${pinned})`, mb(bytes(semantic)), `${r.s} s`, '']);
+console.log(rows.at(-1).join('  |  '));
+
+console.log('\n| what | installed size | time | largest |\n| --- | --- | --- | --- |');
+for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+if (keep) console.log(`kept in ${work}`);
+else rmSync(work, { recursive: true, force: true });

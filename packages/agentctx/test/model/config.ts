@@ -97,7 +97,23 @@ export class Violation extends Error {
   }
 }
 
+/**
+ * Survey mode (AGENTCTX_MODEL_SURVEY=1): violations are counted, not thrown, so that one long
+ * run lists every property that fails (with its first example) instead of stopping at the first.
+ */
+export const SURVEY = Boolean(process.env.AGENTCTX_MODEL_SURVEY);
+export const surveyed = new Map<Property, { count: number; first: string }>();
+let context: () => string = () => '';
+/** What the survey records beside a violation (the steps that led to it). */
+export function setSurveyContext(fn: () => string): void {
+  context = fn;
+}
+
 /** Throw a violation of `p` unless `ok` (or unless `p` is switched off). */
 export function expectThat(p: Property, ok: boolean, message: () => string): void {
-  if (!ok && enabled(p)) throw new Violation(p, message());
+  if (ok || !enabled(p)) return;
+  if (!SURVEY) throw new Violation(p, message());
+  const seen = surveyed.get(p);
+  if (seen) seen.count++;
+  else surveyed.set(p, { count: 1, first: `${message()}\n${context()}` });
 }

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type FakeApi, startFakeApi } from '../support/fake-messages-api.js';
 import { tempDir } from '../support/tmp.js';
 import { commandArbitraries } from './commands/index.js';
-import { enabledList, PROPERTIES, RUN, Violation } from './config.js';
+import { enabledList, PROPERTIES, RUN, SURVEY, surveyed, Violation } from './config.js';
 import { Model } from './model.js';
 import { freeTokenizer } from './reads.js';
 import { rebuildCheck } from './rebuild.js';
-import type { Real } from './step.js';
+import { commandCounts, type Real } from './step.js';
 import { World } from './world.js';
 
 /**
@@ -77,6 +77,12 @@ describe('the specification holds on every path, whatever the sequence (model-ba
         }),
         { seed: RUN.seed, numRuns: RUN.runs, endOnFailure: !RUN.shrink },
       );
+      if (SURVEY)
+        console.log(
+          `model test survey: ${surveyed.size} properties violated\n${[...surveyed]
+            .map(([p, v]) => `\n[${p}] ${v.count} times; first:\n${v.first}`)
+            .join('\n')}\ncommands run: ${[...commandCounts].map(([k, n]) => `${k} ${n}`).join(', ')}`,
+        );
       console.log(
         `model test: ${sequences} sequences, ${steps} steps in ${Math.round((Date.now() - started) / 1000)} s (seed ${RUN.seed}); properties checked: ${enabledList().join(', ')}${
           enabledList().length < Object.keys(PROPERTIES).length ? ' (others skipped)' : ''

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { getTokenizer } from '@anthropic-ai/tokenizer';
 import { expectThat, type Property } from './config.js';
-import type { Model } from './model.js';
+import { Model } from './model.js';
 import { TOPICS } from './text.js';
 import { loadRows, type Row } from './truth.js';
 import { idsIn, Visibility } from './truth-sets.js';
@@ -94,12 +94,8 @@ let checkSessions = 0;
 /** A prompt that should bring records back: a visible record's title (superseded ones too). */
 function promptFor(model: Model, p: ProjectKey, turn: number): string {
   const pool = model.visible(p).sort((a, b) => (a.id < b.id ? -1 : 1));
-  const r = Model_pick(pool, turn);
+  const r = Model.pick(pool, turn);
   return r ? r.title : `How do the ${TOPICS.slice(0, 3).join(', ')} services work together?`;
-}
-
-function Model_pick<T>(list: readonly T[], i: number): T | undefined {
-  return list.length === 0 ? undefined : list[i % list.length];
 }
 
 /** Every default read path of project `p`, checked against the store and the model. */
@@ -167,7 +163,7 @@ export async function checkReadPaths(world: World, model: Model, p: ProjectKey, 
     `/records?project=${pid}&limit=500`,
     `/records?project=${pid}&q=${encodeURIComponent(SEARCH_QUERY)}`,
   ]) {
-    const res = await world.api_('GET', path);
+    const res = await world.uiCall('GET', path);
     const recs = ((res.json as { records?: Row[] })?.records ?? []) as Row[];
     const text = recs.map((r) => `${r.title}\n${r.body}`).join('\n');
     scanOutput(

@@ -1,5 +1,5 @@
 import type fc from 'fast-check';
-import { expectThat, type Property, Violation } from './config.js';
+import { expectThat, type Property, setSurveyContext, Violation } from './config.js';
 import type { Model } from './model.js';
 import { checkReadPaths } from './reads.js';
 import { loadRows, type Row, reconcile, snapshotNs, storeInvariants } from './truth.js';
@@ -13,6 +13,9 @@ export interface Real {
 }
 
 export type Cmd = fc.AsyncCommand<Model, Real>;
+
+/** How many times each kind of command ran (printed by survey runs). */
+export const commandCounts = new Map<string, number>();
 
 /** Virtual minutes between two steps (a command that moves the clock adds its own). */
 const STEP_MINUTES = 3;
@@ -31,7 +34,9 @@ export async function step(
 ): Promise<void> {
   const w = r.world;
   r.turn++;
+  commandCounts.set(cmd.constructor.name, (commandCounts.get(cmd.constructor.name) ?? 0) + 1);
   const label = `step ${r.turn}: ${cmd.toString()}`;
+  setSurveyContext(() => `  ${[...r.trace, `${label}  (running)`].join('\n  ')}`);
   w.clock.advance(STEP_MINUTES * 60_000);
   const before = loadRows(w);
   const t0 = Date.now();

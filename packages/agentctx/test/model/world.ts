@@ -169,7 +169,7 @@ export class World {
   }
 
   /** A dashboard API call; `json` is the parsed answer. */
-  async api_(
+  async uiCall(
     method: 'GET' | 'POST',
     path: string,
     body?: unknown,

@@ -3,6 +3,7 @@ import type { Cmd } from '../step.js';
 import { TOPICS, textSpec } from '../text.js';
 import type { ProjectKey } from '../world.js';
 import { extractPlan } from './extraction.js';
+import { HistoryReadsCmd } from './history.js';
 import {
   AdvanceClockCmd,
   ConsolidateCmd,
@@ -25,7 +26,7 @@ const pick = fc.nat(40);
 /** Mostly the project's own records; often global ones; sometimes the other project's or any. */
 const target = fc.record({
   pick,
-  kind: fc.constantFrom<TargetKind>('own', 'own', 'own', 'own', 'global', 'global', 'foreign', 'any'),
+  kind: fc.constantFrom<TargetKind>('own', 'own', 'own', 'global', 'global', 'global', 'foreign', 'any'),
 });
 /** For profile edit/clear: global entries mostly. */
 const profileTarget = fc.record({
@@ -63,8 +64,9 @@ const write = fc
     textSpec,
     sometimes(target, 2),
     sometimes(pick, 5),
+    fc.nat(4).map((n) => n > 0),
   )
-  .map(([p, via, type, s, text, sup, near]) => new WriteCmd(p, via, type, s, text, sup, near));
+  .map(([p, via, type, s, text, sup, near, same]) => new WriteCmd(p, via, type, s, text, sup, near, same));
 
 const supersede = fc
   .tuple(project, fc.constantFrom<'cli' | 'mcp' | 'ui'>('cli', 'mcp', 'ui'), target, fc.boolean(), textSpec)
@@ -133,6 +135,8 @@ const deleteDerived = fc.constant(null).map(() => new DeleteDerivedCmd());
 
 const show = fc.tuple(project, target).map(([p, t]) => new ShowCmd(p, t));
 
+const history = project.map((p) => new HistoryReadsCmd(p));
+
 export const commandArbitraries: fc.Arbitrary<Cmd>[] = [
   write,
   write,
@@ -160,4 +164,5 @@ export const commandArbitraries: fc.Arbitrary<Cmd>[] = [
   tamper,
   deleteDerived,
   show,
+  history,
 ];

@@ -51,6 +51,11 @@ const TAMPER = {
     text: `# Project context\n${'我们决定把订单总额以整数分保存，因为浮点数在结算时会产生误差。\n'.repeat(230)}`,
     meta: JSON.stringify({ ids: [], tokens: 100, generated_at: '2031-01-01T00:00:00.000Z' }),
   }),
+  /** 7,200 characters of code-like ASCII (about 3,400 tokens) whose side file claims 100 tokens. */
+  'ascii-lying-count': () => ({
+    text: `# Project context\n${'- cfg.orders[42].retry_ms=250; // see src/queue/backoff.ts#L17 (v2.3.1)\n'.repeat(100)}`,
+    meta: JSON.stringify({ ids: [], tokens: 100, generated_at: '2031-01-01T00:00:00.000Z' }),
+  }),
   /** 30,000 characters of prose, no side file. */
   'huge-no-side-file': () => ({
     text: `# Project context\n${'- The orders service keeps one connection pool per worker and retries with backoff.\n'.repeat(360)}`,

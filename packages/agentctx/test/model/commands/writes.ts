@@ -1,5 +1,5 @@
 import { expectThat } from '../config.js';
-import type { Model, MRecord } from '../model.js';
+import { Model, type MRecord } from '../model.js';
 import {
   applyCreate,
   cliOutcome,
@@ -67,14 +67,22 @@ export class WriteCmd implements Cmd {
     readonly text: TextSpec,
     readonly sup: TargetSpec | null,
     readonly nearCopyOf: number | null,
+    readonly sameType = true,
   ) {}
   check(): boolean {
     return true;
   }
   toString(): string {
     const what =
-      this.nearCopyOf !== null ? `a near copy of current record #${this.nearCopyOf}` : `${this.type}`;
-    return `${this.via === 'cli' ? 'agentctx record' : 'ctx_record'} in ${this.p}: ${what}${this.scope === 'global' ? ' --scope global' : ''} (${this.text.kind} text)${this.sup ? ` superseding ${targetLabel(this.sup)}` : ''}`;
+      this.nearCopyOf !== null
+        ? `a near copy of current record #${this.nearCopyOf}`
+        : this.sup && this.sameType
+          ? 'a record'
+          : this.type;
+    const sup = this.sup
+      ? ` superseding ${targetLabel(this.sup)}${this.sameType ? ' (of its type)' : ''}`
+      : '';
+    return `${this.via === 'cli' ? 'agentctx record' : 'ctx_record'} in ${this.p}: ${what}${this.scope === 'global' ? ' --scope global' : ''} (${this.text.kind} text)${sup}`;
   }
   async run(m: Model, r: Real): Promise<void> {
     await step(this, m, r, this.p, async () => {
@@ -85,23 +93,27 @@ export class WriteCmd implements Cmd {
       let body: string;
       const source =
         this.nearCopyOf !== null
-          ? Model_pick(
-              m.current(this.p).filter((x) => x.type !== 'profile'),
+          ? Model.pick(
+              // a record the test wrote (its markers make the copy near, never exact)
+              m.current(this.p).filter((x) => x.authored && x.type !== 'profile'),
               this.nearCopyOf,
             )
           : undefined;
       if (source) {
         type = source.type;
         scope = source.ns === 'G' ? 'global' : 'project';
-        const ns = source.ns;
-        const tm = m.nextMarker(ns);
-        const bm = m.nextMarker(ns);
+      }
+      const target = this.sup ? pickTarget(m, this.p, this.sup, type) : undefined;
+      // a replacement usually has its target's type (a mismatch is tried one time in five)
+      if (target && !source && this.sameType) type = target.type;
+      if (source) {
+        const tm = m.nextMarker(source.ns);
+        const bm = m.nextMarker(source.ns);
         title = source.title.replace(MARKER, tm);
         body = source.body.replace(MARKER, bm);
       } else {
         ({ title, body } = recordText(m, type, scope === 'global' ? 'G' : this.p, this.text));
       }
-      const target = this.sup ? pickTarget(m, this.p, this.sup, type) : undefined;
       const exp = expectCreate(this.p, type, scope, target);
       const before = loadRows(w);
       let out: Outcome;
@@ -131,10 +143,6 @@ export class WriteCmd implements Cmd {
   }
 }
 
-function Model_pick<T>(list: readonly T[], i: number): T | undefined {
-  return list.length === 0 ? undefined : list[i % list.length];
-}
-
 /** The record a command aims at (see TargetSpec); records of `type` first, when there are any. */
 export function pickTarget(m: Model, p: ProjectKey, t: TargetSpec, type?: string): MRecord | undefined {
   const other: ProjectKey = p === 'A' ? 'B' : 'A';
@@ -149,7 +157,7 @@ export function pickTarget(m: Model, p: ProjectKey, t: TargetSpec, type?: string
   const authored = pool.filter((x) => x.authored);
   if (t.kind !== 'any' && authored.length > 0) pool = authored;
   const same = pool.filter((x) => x.type === type);
-  return Model_pick(type && same.length > 0 ? same : pool, t.pick);
+  return Model.pick(type && same.length > 0 ? same : pool, t.pick);
 }
 
 /** `agentctx supersede`, `ctx_supersede` or the dashboard's edit of one record. */
@@ -198,7 +206,7 @@ export class SupersedeCmd implements Cmd {
         );
       } else {
         out = uiOutcome(
-          await w.api_('POST', `/records/${target.id}/supersede?project=${w.projectId[this.p]}`, {
+          await w.uiCall('POST', `/records/${target.id}/supersede?project=${w.projectId[this.p]}`, {
             body: fresh.body,
             rationale,
             ...(title ? { title } : {}),

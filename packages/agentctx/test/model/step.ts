@@ -2,7 +2,7 @@ import type fc from 'fast-check';
 import { expectThat, type Property, setSurveyContext, Violation } from './config.js';
 import type { Model } from './model.js';
 import { checkReadPaths } from './reads.js';
-import { loadRows, type Row, reconcile, snapshotNs, storeInvariants } from './truth.js';
+import { learnedSummary, loadRows, type Row, reconcile, snapshotNs, storeInvariants } from './truth.js';
 import { PROJECTS, type ProjectKey, type World } from './world.js';
 
 /** The system under test as the commands see it: the world, and a trace of what ran. */
@@ -55,16 +55,21 @@ export async function step(
             `${label} (in project ${project}) changed project ${other}'s records: ${diffRows(w, before, after, other)}`,
         );
     }
-    reconcile(w, m, after, label);
+    const learned = reconcile(w, m, after, label);
+    if (learned.length > 0) r.trace.push(`    (the store also gained: ${learnedSummary(learned)})`);
     storeInvariants(w, after, label);
     for (const p of PROJECTS) await checkReadPaths(w, m, p, r.turn);
     await w.settle();
     const settled = loadRows(w);
-    reconcile(w, m, settled, `${label} (after the read checks)`);
+    const later = reconcile(w, m, settled, `${label} (after the read checks)`);
+    if (later.length > 0)
+      r.trace.push(
+        `    (gained while the read checks ran, e.g. by the consolidation a SessionStart without digest starts: ${learnedSummary(later)})`,
+      );
     storeInvariants(w, settled, `${label} (after the read checks)`);
     if (process.env.AGENTCTX_MODEL_TIMING) r.trace.push(`    (${t1 - t0} ms, checks ${Date.now() - t1} ms)`);
   } catch (err) {
-    if (r.trace[r.trace.length - 1]?.startsWith(label) !== true) r.trace.push(`${label}  → failed`);
+    if (!r.trace.some((t) => t.startsWith(label))) r.trace.push(`${label}  → (the violation below)`);
     if (err instanceof Violation) err.message += `\n\nWhat ran (ids as resolved):\n  ${r.trace.join('\n  ')}`;
     throw err;
   }

@@ -45,7 +45,8 @@ export function snapshotNs(world: World, rows: readonly Row[], p: ProjectKey): s
  * disagreement is a violation of the property the model's prediction rests on; when that
  * property is switched off, the model takes the store's word and goes on.
  */
-export function reconcile(world: World, model: Model, rows: readonly Row[], step: string): void {
+export function reconcile(world: World, model: Model, rows: readonly Row[], step: string): Row[] {
+  const learned: Row[] = [];
   const seen = new Set<string>();
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const row of rows) {
@@ -67,6 +68,7 @@ export function reconcile(world: World, model: Model, rows: readonly Row[], step
         state: dbState,
         supersededBy: row.superseded_by,
       });
+      learned.push(row);
       continue;
     }
     m.title = row.title;
@@ -103,6 +105,14 @@ export function reconcile(world: World, model: Model, rows: readonly Row[], step
     expectThat('model-agreement', false, () => `${step}: ${m.type} ${m.id} ("${m.title}") disappeared`);
     m.state = 'deleted';
   }
+  return learned;
+}
+
+/** "2 profile, 1 handover": what the store added that no command of the test wrote itself. */
+export function learnedSummary(rows: readonly Row[]): string {
+  const n = new Map<string, number>();
+  for (const r of rows) n.set(r.type, (n.get(r.type) ?? 0) + 1);
+  return [...n].map(([t, k]) => `${k} ${t}`).join(', ');
 }
 
 /** Invariants the store itself must keep, whatever wrote to it. */

@@ -74,6 +74,7 @@ function int(name: string, fallback: number): number {
 
 /** The run's size: a bounded run in `npm test`, a long one through `npm run test:model`. */
 export const RUN = {
+  /** The default draws three long, varied sequences (10, 7, 8 steps); re-pick it when the commands change. */
   seed: int('AGENTCTX_MODEL_SEED', 266),
   runs: int('AGENTCTX_MODEL_RUNS', 3),
   maxCommands: int('AGENTCTX_MODEL_STEPS', 10),

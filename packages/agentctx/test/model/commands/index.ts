@@ -77,8 +77,14 @@ const profile = fc
   .map(([p, action, t, text]) => new ProfileCmd(p, action, t, text));
 
 const merge = fc
-  .tuple(project, target, target, fc.boolean())
-  .map(([p, a, b, dismiss]) => new MergeCmd(p, a, b, dismiss));
+  .tuple(
+    project,
+    target,
+    target,
+    fc.boolean(),
+    fc.nat(3).map((n) => n > 0),
+  )
+  .map(([p, a, b, dismiss, proposed]) => new MergeCmd(p, a, b, dismiss, proposed));
 
 const reset = fc
   .tuple(

@@ -107,9 +107,9 @@ export class WriteCmd implements Cmd {
       // a replacement usually has its target's type (a mismatch is tried one time in five)
       if (target && !source && this.sameType) type = target.type;
       if (source) {
-        const tm = m.nextMarker(source.ns);
+        // the same title (its marker is the rare word the duplicate scan looks for), a new body marker
         const bm = m.nextMarker(source.ns);
-        title = source.title.replace(MARKER, tm);
+        title = source.title;
         body = source.body.replace(MARKER, bm);
       } else {
         ({ title, body } = recordText(m, type, scope === 'global' ? 'G' : this.p, this.text));
@@ -269,18 +269,33 @@ export class MergeCmd implements Cmd {
     readonly a: TargetSpec,
     readonly b: TargetSpec,
     readonly dismiss: boolean,
+    /** Take the pair from the near duplicates `agentctx status` proposes (as a developer would). */
+    readonly proposed: boolean,
   ) {}
   check(): boolean {
     return true;
   }
   toString(): string {
-    return `agentctx merge in ${this.p} of ${targetLabel(this.a)} and ${targetLabel(this.b)}${this.dismiss ? ' --dismiss' : ''}`;
+    const pair = this.proposed
+      ? `proposed pair #${this.a.pick} of agentctx status`
+      : `${targetLabel(this.a)} and ${targetLabel(this.b)}`;
+    return `agentctx merge in ${this.p} of ${pair}${this.dismiss ? ' --dismiss' : ''}`;
   }
   async run(m: Model, r: Real): Promise<void> {
     await step(this, m, r, this.p, async () => {
       const w = r.world;
-      const x = pickTarget(m, this.p, this.a);
-      const y = pickTarget(m, this.p, this.b, x?.type);
+      let x = pickTarget(m, this.p, this.a);
+      let y = pickTarget(m, this.p, this.b, x?.type);
+      if (this.proposed) {
+        const st = await w.cliJson(this.p, ['status']);
+        const top =
+          (st.json as { merge_candidates?: { top?: { record_a: string; record_b: string }[] } } | null)
+            ?.merge_candidates?.top ?? [];
+        const c = Model.pick(top, this.a.pick);
+        if (!c) return 'no proposed pair';
+        x = m.records.get(c.record_a);
+        y = m.records.get(c.record_b);
+      }
       if (!x || !y) return 'nothing to merge';
       const exp = expectMerge(this.p, x, y);
       const before = loadRows(w);

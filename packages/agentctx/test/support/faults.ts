@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+
+/**
+ * The fault suite's two modes. By default (`npm test`) every test runs small, seeded counts
+ * so the whole folder stays within a few minutes on two busy cores. With
+ * AGENTCTX_FAULTS_BENCH=1 (`npm run bench:faults`) the same tests run the larger counts and
+ * append their figures, one JSON line each, to the file named by AGENTCTX_FAULTS_FIGURES;
+ * scripts/bench-faults.mjs prints them. AGENTCTX_FAULTS_SEED replaces the default seed.
+ */
+
+export const BENCH = process.env.AGENTCTX_FAULTS_BENCH === '1';
+export const SEED = Number(process.env.AGENTCTX_FAULTS_SEED) || 20_240_611;
+
+/** `small` in the default run, `large` in the bench run. */
+export function scale(small: number, large: number): number {
+  return BENCH ? large : small;
+}
+
+/** A small seeded generator (mulberry32): the same seed, the same sequence. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+export interface Figure {
+  /** The section of docs/RELIABILITY.md it belongs to. */
+  section: string;
+  name: string;
+  value: number | string;
+  unit?: string;
+}
+
+/** Keep a measured figure (a no-op unless the bench runner asked for them). */
+export function figure(section: string, name: string, value: number | string, unit?: string): void {
+  const file = process.env.AGENTCTX_FAULTS_FIGURES;
+  if (!file) return;
+  const f: Figure = { section, name, value, ...(unit ? { unit } : {}) };
+  appendFileSync(file, `${JSON.stringify(f)}\n`);
+}
+
+/** The largest of `values` (0 for none). */
+export function maxOf(values: readonly number[]): number {
+  return values.reduce((m, v) => Math.max(m, v), 0);
+}
+
+/** The `p`th percentile (0–100) of `values`, nearest rank. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/**
+ * Start `args` of the built CLI and SIGKILL it `afterMs` after the start (unless it ended
+ * first). `killed` says whether the kill landed on a live process.
+ */
+export async function killAfter(
+  args: readonly string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; afterMs: number; bin: string },
+): Promise<{ killed: boolean; code: number | null; ms: number }> {
+  const t0 = Date.now();
+  const child = spawn(process.execPath, [opts.bin, ...args], {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdio: 'ignore',
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const timer = setTimeout(() => child.kill('SIGKILL'), opts.afterMs);
+  const end = await exited;
+  clearTimeout(timer);
+  return { killed: end.signal === 'SIGKILL', code: end.code, ms: Date.now() - t0 };
+}

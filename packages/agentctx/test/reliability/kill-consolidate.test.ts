@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../src/app/project.js';
 import { openDb } from '../../src/storage/open.js';
 import { BIN, isolatedEnv, runAgentctx } from '../support/cli.js';
-import { BENCH, figure, killAfter, SEED, scale, seeded } from '../support/faults.js';
+import { BENCH, figure, killLoop, rerunPastTornLock, SEED, scale, seeded } from '../support/faults.js';
 import { type Comparable, comparable, expectSameOutcome } from '../support/kill-compare.js';
 import { storeHealth } from '../support/store-check.js';
 import { fakeRepo, tempDir } from '../support/tmp.js';
@@ -151,37 +151,33 @@ describe('kill -9 of consolidate', () => {
   it(
     `${KILLS} seeded kill points over ${RECORDS} records: integrity ok, the rerun ends identical`,
     async () => {
-      const rand = seeded(SEED + 1);
-      const killedAt: number[] = [];
-      for (let k = 0; k < KILLS; k++) {
-        // a point anywhere in the run, from the process start to just before its end; a run that
-        // ended first (the machine was faster than the reference run) is tried again, earlier
-        let afterMs = Math.round(100 + rand() * Math.max(200, referenceMs * 0.95 - 100));
-        let h = home(`kill-${k}`);
-        for (let attempt = 0; ; attempt++) {
-          const kill = await killAfter(['consolidate', '--json'], {
-            cwd: repo,
-            env: h.env,
-            afterMs,
-            bin: BIN,
-          });
-          if (kill.killed) break;
-          expect(attempt, `kill ${k}: the run always ended before ${afterMs} ms`).toBeLessThan(8);
-          afterMs = Math.max(50, Math.round(afterMs * 0.6));
-          h = home(`kill-${k}-${attempt}`);
-        }
-        killedAt.push(afterMs);
-        expect(storeHealth(h.db), `kill ${k} at ${afterMs} ms`).toEqual({ integrity: 'ok', fts: 'ok' });
-        const rerun = consolidateToEnd(h.env);
-        expect(rerun.skipped, `kill ${k}: the dead run's lock was taken over`).toBeUndefined();
-        expect(rerun.finished).toBe(true);
-        expectSameOutcome(comparable(h.db, seededIds, DERIVED), reference, `kill ${k} at ${afterMs} ms`);
-      }
+      let tornLockWaits = 0;
+      const killedAt = await killLoop({
+        kills: KILLS,
+        seed: SEED + 1,
+        referenceMs,
+        bin: BIN,
+        fresh: home,
+        run: (h) => ({ args: ['consolidate', '--json'], cwd: repo, env: h.env }),
+        check: async (h, label) => {
+          expect(storeHealth(h.db), label).toEqual({ integrity: 'ok', fts: 'ok' });
+          const { result: rerun, waited } = await rerunPastTornLock(
+            () => consolidateToEnd(h.env),
+            (r) => r.skipped === 'locked',
+            join(h.env.AGENTCTX_HOME!, 'locks'),
+          );
+          if (waited) tornLockWaits++;
+          expect(rerun.skipped, `${label}: the dead run's lock was taken over`).toBeUndefined();
+          expect(rerun.finished).toBe(true);
+          expectSameOutcome(comparable(h.db, seededIds, DERIVED), reference, label);
+        },
+      });
       const section = 'Kill -9';
       figure(section, `consolidate: records in the store`, RECORDS);
       figure(section, `consolidate: uninterrupted run`, referenceMs, 'ms');
-      figure(section, 'consolidate: kill points, ms after start', killedAt.sort((a, b) => a - b).join(', '));
+      figure(section, 'consolidate: kill points, ms after start', killedAt.join(', '));
       figure(section, `consolidate: integrity ok after the kill`, `${KILLS}/${KILLS}`);
+      figure(section, 'consolidate: reruns that waited out a lock torn by the kill', tornLockWaits);
       figure(section, `consolidate: rerun identical to an uninterrupted run`, `${KILLS}/${KILLS}`);
     },
     BENCH ? 3_600_000 : 240_000,

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * The fault suite's two modes. By default (`npm test`) every test runs small, seeded counts
@@ -78,4 +79,76 @@ export async function killAfter(
   const end = await exited;
   clearTimeout(timer);
   return { killed: end.signal === 'SIGKILL', code: end.code, ms: Date.now() - t0 };
+}
+
+/**
+ * The kill loop the kill -9 tests share: `kills` seeded points between 100 ms after the start
+ * and just before the end of a run as long as the reference run (`referenceMs`). A run that
+ * ended before its kill (the machine was faster this time) is tried again on a fresh copy,
+ * earlier. `check` then looks at the killed copy. Returns the kill points, in ms after start.
+ */
+export async function killLoop<W>(opts: {
+  kills: number;
+  seed: number;
+  referenceMs: number;
+  bin: string;
+  fresh: (name: string) => W;
+  run: (w: W) => { args: readonly string[]; cwd: string; env: NodeJS.ProcessEnv };
+  check: (w: W, label: string) => Promise<void> | void;
+  /** Where the window starts, as a share of the reference run (default 0). */
+  from?: number;
+}): Promise<number[]> {
+  const rand = seeded(opts.seed);
+  const points: number[] = [];
+  const start = Math.max(100, (opts.from ?? 0) * opts.referenceMs);
+  for (let k = 0; k < opts.kills; k++) {
+    let afterMs = Math.round(start + rand() * Math.max(100, opts.referenceMs * 0.95 - start));
+    let w = opts.fresh(`kill-${k}`);
+    for (let attempt = 0; ; attempt++) {
+      const r = opts.run(w);
+      const kill = await killAfter(r.args, { cwd: r.cwd, env: r.env, afterMs, bin: opts.bin });
+      if (kill.killed) break;
+      if (attempt >= 8) throw new Error(`kill ${k}: the run always ended before ${afterMs} ms`);
+      afterMs = Math.max(50, Math.round(afterMs * 0.6));
+      w = opts.fresh(`kill-${k}-${attempt}`);
+    }
+    points.push(afterMs);
+    await opts.check(w, `kill ${k} at ${afterMs} ms`);
+  }
+  return points.sort((a, b) => a - b);
+}
+
+/** Lock files under `locksDir` whose holder was never written (a kill between open and write). */
+export function tornLocks(locksDir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(locksDir).filter((n) => n.endsWith('.lock'));
+  } catch {
+    return [];
+  }
+  return names.filter((n) => {
+    try {
+      return (
+        typeof (JSON.parse(readFileSync(join(locksDir, n), 'utf8')) as { pid?: unknown }).pid !== 'number'
+      );
+    } catch {
+      return true;
+    }
+  });
+}
+
+/**
+ * Run `attempt`; when it skipped because a lock is held and that lock is one a kill tore (its
+ * holder never written), wait out the 10 s such a lock counts as held (app/lock.ts) and run it
+ * again. A skip for any other lock is returned as it is, for the test to fail on.
+ */
+export async function rerunPastTornLock<T>(
+  attempt: () => T | Promise<T>,
+  skipped: (r: T) => boolean,
+  locksDir: string,
+): Promise<{ result: T; waited: boolean }> {
+  const first = await attempt();
+  if (!skipped(first) || tornLocks(locksDir).length === 0) return { result: first, waited: false };
+  await new Promise((r) => setTimeout(r, 10_500));
+  return { result: await attempt(), waited: true };
 }

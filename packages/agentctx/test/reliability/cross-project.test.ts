@@ -7,7 +7,7 @@ import { addEdge, linkRecordEntity, upsertNode } from '../../src/storage/graph-r
 import { openDb } from '../../src/storage/open.js';
 import { type McpSession, startMcp } from '../process/mcp/client.js';
 import { BIN, isolatedEnv, spawnCollect } from '../support/cli.js';
-import { figure, scale } from '../support/faults.js';
+import { figure, scale, total } from '../support/faults.js';
 import { rowsOf } from '../support/store-check.js';
 import { fakeRepo, tempDir } from '../support/tmp.js';
 
@@ -270,5 +270,7 @@ describe('cross-project isolation', () => {
     figure(section, 'cross-project reads (CLI, MCP, hooks)', reads);
     figure(section, 'foreign records read', found.length);
     figure(section, 'cross-project writes refused, store unchanged', `${refused}/${writes}`);
+    total('inputs tried (cross-project reads and writes)', reads + writes);
+    total('foreign records read', found.length);
   }, 300_000);
 });

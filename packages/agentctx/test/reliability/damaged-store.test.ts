@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HookWorld, hookWorld } from '../process/hooks/helpers.js';
-import { BENCH, figure, maxOf, SEED, seeded } from '../support/faults.js';
+import { BENCH, figure, maxOf, SEED, seeded, total } from '../support/faults.js';
 import { cliReads, cliWrites, hooks, mcpTools, type SurfaceResult, type World } from '../support/surfaces.js';
 
 /**
@@ -154,5 +154,6 @@ describe('a damaged store', () => {
     );
     figure('Damaged, read-only and locked stores', 'damaged: hangs, stack traces, hook exits ≠ 0', 0);
     figure('Damaged, read-only and locked stores', 'damaged: slowest surface', maxOf(tally.ms), 'ms');
+    total('faults survived (damaged stores)', RUN.length);
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOOK_NAMES } from '../../src/hooks/event.js';
 import { type HookWorld, hookWorld } from '../process/hooks/helpers.js';
 import { BIN } from '../support/cli.js';
-import { BENCH, figure, maxOf, percentile, SEED, scale } from '../support/faults.js';
+import { BENCH, figure, maxOf, percentile, SEED, scale, total } from '../support/faults.js';
 import { storeHealth } from '../support/store-check.js';
 import { reapBackground } from '../support/tmp.js';
 
@@ -298,6 +298,7 @@ describe('fuzzed payloads on every hook event', () => {
         'ms',
       );
       figure(section, 'files written outside the home', 0);
+      total('inputs tried (fuzzed hook payloads)', results.length);
     },
     BENCH ? 3_600_000 : 180_000,
   );

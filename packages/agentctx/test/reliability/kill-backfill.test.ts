@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../src/app/project.js';
 import { openDb } from '../../src/storage/open.js';
 import { BIN, isolatedEnv, runAgentctx } from '../support/cli.js';
-import { BENCH, figure, killLoop, rerunPastTornLock, SEED, scale, seeded } from '../support/faults.js';
+import { BENCH, figure, killLoop, rerunPastTornLock, SEED, scale, seeded, total } from '../support/faults.js';
 import { type Comparable, comparable, expectSameOutcome } from '../support/kill-compare.js';
 import { FIXTURE_MODELS } from '../support/models.js';
 import { rowsOf, storeHealth } from '../support/store-check.js';
@@ -177,6 +177,7 @@ describe('kill -9 of the embedding backfill', () => {
         `${KILLS}/${KILLS}`,
       );
       figure(section, 'backfill: rerun identical (vectors byte for byte)', `${KILLS}/${KILLS}`);
+      total('faults survived (kill -9 of backfill)', KILLS);
     },
     BENCH ? 3_600_000 : 240_000,
   );

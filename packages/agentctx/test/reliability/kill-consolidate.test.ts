@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../src/app/project.js';
 import { openDb } from '../../src/storage/open.js';
 import { BIN, isolatedEnv, runAgentctx } from '../support/cli.js';
-import { BENCH, figure, killLoop, rerunPastTornLock, SEED, scale, seeded } from '../support/faults.js';
+import { BENCH, figure, killLoop, rerunPastTornLock, SEED, scale, seeded, total } from '../support/faults.js';
 import { type Comparable, comparable, expectSameOutcome } from '../support/kill-compare.js';
 import { storeHealth } from '../support/store-check.js';
 import { fakeRepo, tempDir } from '../support/tmp.js';
@@ -179,6 +179,7 @@ describe('kill -9 of consolidate', () => {
       figure(section, `consolidate: integrity ok after the kill`, `${KILLS}/${KILLS}`);
       figure(section, 'consolidate: reruns that waited out a lock torn by the kill', tornLockWaits);
       figure(section, `consolidate: rerun identical to an uninterrupted run`, `${KILLS}/${KILLS}`);
+      total('faults survived (kill -9 of consolidate)', KILLS);
     },
     BENCH ? 3_600_000 : 240_000,
   );

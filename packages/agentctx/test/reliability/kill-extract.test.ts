@@ -14,7 +14,7 @@ import {
   workspace,
 } from '../support/extract-harness.js';
 import { type FakeApi, type RecordedRequest, startFakeApi } from '../support/fake-messages-api.js';
-import { BENCH, figure, killLoop, rerunPastTornLock, SEED, scale } from '../support/faults.js';
+import { BENCH, figure, killLoop, rerunPastTornLock, SEED, scale, total } from '../support/faults.js';
 import { type Comparable, comparable, expectSameOutcome } from '../support/kill-compare.js';
 import { rowsOf, storeHealth } from '../support/store-check.js';
 import { tempDir } from '../support/tmp.js';
@@ -228,6 +228,7 @@ describe('kill -9 of extract', () => {
       figure(section, 'extract: integrity ok after the kill', `${KILLS}/${KILLS}`);
       figure(section, 'extract: reruns that waited out a lock torn by the kill', tornLockWaits);
       figure(section, 'extract: rerun identical to an uninterrupted run', `${KILLS}/${KILLS}`);
+      total('faults survived (kill -9 of extract)', KILLS);
     },
     BENCH ? 3_600_000 : 240_000,
   );

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HookWorld, hookWorld } from '../process/hooks/helpers.js';
 import { isolatedEnv } from '../support/cli.js';
-import { figure, maxOf } from '../support/faults.js';
+import { figure, maxOf, total } from '../support/faults.js';
 import { mountSmallFs, type SmallFs } from '../support/fs-faults.js';
 import { rowsOf, storeHealth } from '../support/store-check.js';
 import { cliReads, cliWrites, hooks, mcpTools, type SurfaceResult, type World } from '../support/surfaces.js';
@@ -102,6 +102,7 @@ describe('a store locked by a long write transaction in another process', () => 
       // nothing half-written once the holder rolled back
       expect(storeHealth(w.dbPath)).toEqual({ integrity: 'ok', fts: 'ok' });
       figure(SECTION, 'locked: write transaction held elsewhere', HOLD_MS, 'ms');
+      total('faults survived (locked store)', 1);
       figure(
         SECTION,
         'locked: CLI reads answered',
@@ -194,5 +195,6 @@ describe('a store on a read-only file system', () => {
       `${reads.filter((r) => r.answered).length}/${reads.length}`,
     );
     figure(SECTION, 'read-only: writes refused clearly, store unchanged', 'all');
+    total('faults survived (read-only store)', 1);
   }, 180_000);
 });

@@ -8,7 +8,7 @@ import {
 } from '../process/hooks/helpers.js';
 import { type McpSession, startMcp } from '../process/mcp/client.js';
 import { BIN, spawnCollect } from '../support/cli.js';
-import { BENCH, figure, maxOf, percentile, SEED, scale, seeded } from '../support/faults.js';
+import { BENCH, figure, maxOf, percentile, SEED, scale, seeded, total } from '../support/faults.js';
 import { rowsOf, storeHealth } from '../support/store-check.js';
 
 /**
@@ -178,6 +178,12 @@ describe('parallel processes into a warm store', () => {
         'ms',
       );
       figure(section, 'wall time', wall, 'ms');
+      total(
+        'load held',
+        `${LANES} record lanes × ${WRITES} + ${MCP_SERVERS} MCP servers × ${MCP_WRITES} + ${ms('hook').length} hook runs into a warm store of ${WARM_RECORDS}`,
+      );
+      total('acknowledged writes', acked.size);
+      total('writes lost', lost.length);
     },
     BENCH ? 1_800_000 : 150_000,
   );

@@ -46,6 +46,14 @@ export function figure(section: string, name: string, value: number | string, un
   appendFileSync(file, `${JSON.stringify(f)}\n`);
 }
 
+/**
+ * A figure of the run's summary: numbers under the same name are added up across tests by
+ * scripts/bench-faults.mjs (faults survived, inputs tried, writes lost, …).
+ */
+export function total(name: string, value: number | string): void {
+  figure('Summary', name, value);
+}
+
 /** The largest of `values` (0 for none). */
 export function maxOf(values: readonly number[]): number {
   return values.reduce((m, v) => Math.max(m, v), 0);

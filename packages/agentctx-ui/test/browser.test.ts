@@ -2,10 +2,10 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningDashboard, startDashboard } from '../src/server/start.js';
-import { type Browser, CHROMIUM, launch, screenshotDir } from './support/browser.js';
+import { type Browser, chromiumPath, launch, screenshotDir } from './support/browser.js';
 import { type Seeded, seedStore } from './support/seed.js';
 
-// CI installs chromium (.ci/run); locally, AGENTCTX_SKIP_BROWSER=1 skips these tests knowingly.
+// The browser comes with `npm install` (@sparticuz/chromium); AGENTCTX_SKIP_BROWSER=1 skips these tests knowingly.
 const skipBrowser = process.env.AGENTCTX_SKIP_BROWSER === '1';
 const shots = screenshotDir();
 
@@ -20,9 +20,10 @@ async function shot(name: string): Promise<void> {
 }
 
 describe.skipIf(skipBrowser)('the dashboard in headless Chromium', () => {
-  beforeAll(() => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`no browser at ${CHROMIUM}: apt-get install chromium (or set AGENTCTX_SKIP_BROWSER=1)`);
+  beforeAll(async () => {
+    const chromium = await chromiumPath();
+    if (!existsSync(chromium)) {
+      throw new Error(`no browser at ${chromium} (AGENTCTX_CHROMIUM, or the @sparticuz/chromium package)`);
     }
     console.log(`screenshots: ${shots}`);
   });

@@ -10,6 +10,7 @@ import {
   listSessions,
   namespacesOf,
   RECORD_TYPES,
+  type RedactionReport,
   reinforceRecord,
   requireVisible,
   resetNamespace,
@@ -125,14 +126,17 @@ export function createApi(ctx: DashboardContext): Hono {
   api.post('/records/:id/supersede', async (c) => {
     const projectId = projectParam(c, ctx);
     const body = await jsonBody(c);
-    const res = supersedeRecord(recordsDeps(ctx, projectId), c.req.param('id'), {
+    const reports: RedactionReport[] = [];
+    const deps = { ...recordsDeps(ctx, projectId), onRedacted: (r: RedactionReport) => reports.push(r) };
+    const res = supersedeRecord(deps, c.req.param('id'), {
       title: text(body.title, 'title', { optional: true }),
       body: text(body.body, 'body'),
       rationale: text(body.rationale, 'rationale', { optional: true }),
       source: 'cli',
       confidence: 'explicit',
     });
-    return c.json(res);
+    // what the redaction gate took out: kinds and counts, never the values
+    return c.json(reports[0] ? { ...res, redacted: reports[0] } : res);
   });
 
   api.post('/records/:id/pin', async (c) => {

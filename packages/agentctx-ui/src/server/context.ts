@@ -8,6 +8,8 @@ export interface DashboardContext {
   /** The project of the folder `agentctx ui` ran in: the default, and the only one with a known root. */
   current: ProjectRef;
   reinforceThreshold: number;
+  /** The redaction gate's redactor (built-in rules and the user's patterns) every edit passes. */
+  redact: (text: string) => string;
   /** The start-up secret every write must carry in the `x-agentctx-token` header. */
   token: string;
   /** The port the server listens on (known only after listen when started on port 0). */
@@ -24,5 +26,6 @@ export function recordsDeps(ctx: DashboardContext, projectId: string): RecordsDe
     newId: ctx.newId,
     projectId,
     reinforceThreshold: ctx.reinforceThreshold,
+    redact: ctx.redact,
   };
 }

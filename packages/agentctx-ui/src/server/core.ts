@@ -18,6 +18,7 @@ export {
   supersedeRecord,
 } from '../../../agentctx/src/core/records/records.js';
 export { resetNamespace } from '../../../agentctx/src/core/records/reset.js';
+export type { RedactionReport } from '../../../agentctx/src/core/redaction/gate.js';
 export { search } from '../../../agentctx/src/core/retrieval/search.js';
 export type { Clock, IdGen } from '../../../agentctx/src/shared/clock.js';
 export { AgentctxError, errorMessage } from '../../../agentctx/src/shared/errors.js';

@@ -48,6 +48,7 @@ export function contextFromApp(
     newId: core.newId,
     current: core.project,
     reinforceThreshold: core.config.reinforceThreshold,
+    redact: core.redact,
     token: opts.token,
     port: opts.port,
     webDir: opts.webDir ?? defaultWebDir(),

@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
-export const CHROMIUM = process.env.AGENTCTX_CHROMIUM ?? '/usr/bin/chromium';
+/**
+ * The browser: AGENTCTX_CHROMIUM when set, else the Chromium that ships inside the
+ * `@sparticuz/chromium` npm package (unpacked to the temp dir on first use), so a fresh
+ * machine runs these tests after `npm install` alone, with no system package.
+ */
+export async function chromiumPath(): Promise<string> {
+  if (process.env.AGENTCTX_CHROMIUM) return process.env.AGENTCTX_CHROMIUM;
+  const { default: packaged } = await import('@sparticuz/chromium');
+  return packaged.executablePath();
+}
 
 export interface Browser {
   context: BrowserContext;
@@ -13,13 +22,13 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** Debian's chromium, headless, with a fresh profile that is deleted afterwards. */
+/** Chromium, headless, with a fresh profile that is deleted afterwards. */
 export async function launch(
   opts: { width?: number; height?: number; dark?: boolean } = {},
 ): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'agentctx-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath: await chromiumPath(),
     headless: true,
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
     colorScheme: opts.dark ? 'dark' : 'light',

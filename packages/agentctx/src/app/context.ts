@@ -1,5 +1,6 @@
 import { monotonicFactory } from 'ulid';
 import type { RecordsDeps } from '../core/records/records.js';
+import { type Redact, redactorFor } from '../core/redaction/redact.js';
 import { type Clock, type IdGen, systemClock } from '../shared/clock.js';
 import { AgentctxError, errorMessage } from '../shared/errors.js';
 import { type Db, needsWrite, openDb, snapshotReason } from '../storage/open.js';
@@ -33,6 +34,8 @@ export interface App {
    * (a full disk, a read-only home), a read-only snapshot of it (storage/connection.ts).
    */
   readonly readDb: Db;
+  /** The redaction gate's redactor: the built-in rules and the user's `redact.extraPatterns`. */
+  readonly redact: Redact;
   records(): RecordsDeps;
   close(): void;
 }
@@ -59,6 +62,7 @@ export function createApp(opts: AppOptions = {}): App {
   let db: Db | undefined;
   let snapshot: Db | undefined;
   let config: Config | undefined;
+  let redact: Redact | undefined;
   const app: App = {
     env,
     paths,
@@ -81,6 +85,11 @@ export function createApp(opts: AppOptions = {}): App {
       }
       return db ?? (snapshot as Db);
     },
+    get redact() {
+      // invalid user patterns are skipped here and reported by `agentctx config`
+      redact ??= redactorFor(app.config.redact?.extraPatterns).redact;
+      return redact;
+    },
     records() {
       return {
         db: app.db,
@@ -88,6 +97,7 @@ export function createApp(opts: AppOptions = {}): App {
         newId,
         projectId: project.id,
         reinforceThreshold: app.config.reinforceThreshold,
+        redact: app.redact,
       };
     },
     close() {

@@ -1,6 +1,10 @@
 import type { Db } from './open.js';
 
-/** A pair of current records of one type that look like the same fact (migration 2). */
+/**
+ * A pair of current records of one type that look like the same fact (migration 2): derived,
+ * found again by a rebuild. The developer's dismissals are stored apart (merge_dismissals,
+ * migration 6) and always win over what the scans find.
+ */
 export interface MergeCandidate {
   project_id: string;
   type: string;
@@ -12,12 +16,27 @@ export interface MergeCandidate {
   status: string;
 }
 
-export function upsertMergeCandidate(db: Db, c: Omit<MergeCandidate, 'status'>): void {
-  db.prepare(
-    `INSERT INTO merge_candidates (project_id, type, record_a, record_b, similarity, detected_at)
-     VALUES (@project_id, @type, @record_a, @record_b, @similarity, @detected_at)
-     ON CONFLICT(record_a, record_b) DO UPDATE SET similarity = excluded.similarity`,
-  ).run(c);
+/** SQL true when the pair (a, b), in either order, was dismissed by the developer. */
+function dismissedSql(a: string, b: string): string {
+  return `EXISTS (SELECT 1 FROM merge_dismissals d
+    WHERE (d.id_a = ${a} AND d.id_b = ${b}) OR (d.id_a = ${b} AND d.id_b = ${a}))`;
+}
+
+/**
+ * Save a pair the scans found. A pair the developer dismissed is never written (it stays
+ * dismissed whatever the scans find); returns whether a row was written.
+ */
+export function upsertMergeCandidate(db: Db, c: Omit<MergeCandidate, 'status'>): boolean {
+  return (
+    db
+      .prepare(
+        `INSERT INTO merge_candidates (project_id, type, record_a, record_b, similarity, detected_at)
+         SELECT @project_id, @type, @record_a, @record_b, @similarity, @detected_at
+         WHERE NOT ${dismissedSql('@record_a', '@record_b')}
+         ON CONFLICT(record_a, record_b) DO UPDATE SET similarity = excluded.similarity`,
+      )
+      .run(c).changes > 0
+  );
 }
 
 /** Drop candidates of these namespaces whose records are no longer both current. */
@@ -32,6 +51,37 @@ export function pruneMergeCandidates(db: Db, namespaces: readonly string[]): num
     .run(...namespaces).changes;
 }
 
+/** Every candidate row of these namespaces, whatever its status (what a rebuild starts from). */
+export function countCandidateRows(db: Db, namespaces: readonly string[]): number {
+  const marks = namespaces.map(() => '?').join(',');
+  return (
+    db
+      .prepare(`SELECT COUNT(*) AS n FROM merge_candidates WHERE project_id IN (${marks})`)
+      .get(...namespaces) as { n: number }
+  ).n;
+}
+
+/** Forget the derived candidates of these namespaces (dismissals are kept: they are not derived). */
+export function clearMergeCandidates(db: Db, namespaces: readonly string[]): number {
+  const marks = namespaces.map(() => '?').join(',');
+  return db.prepare(`DELETE FROM merge_candidates WHERE project_id IN (${marks})`).run(...namespaces).changes;
+}
+
+/** The developer's answer "these two stay apart" (ground truth; `a` is the older record). */
+export function addMergeDismissal(
+  db: Db,
+  d: { project_id: string; id_a: string; id_b: string; dismissed_at: string },
+): void {
+  db.prepare(
+    `INSERT INTO merge_dismissals (project_id, id_a, id_b, dismissed_at)
+     SELECT @project_id, @id_a, @id_b, @dismissed_at WHERE NOT ${dismissedSql('@id_a', '@id_b')}`,
+  ).run(d);
+  db.prepare(
+    `UPDATE merge_candidates SET status = 'dismissed'
+     WHERE (record_a = @id_a AND record_b = @id_b) OR (record_a = @id_b AND record_b = @id_a)`,
+  ).run(d);
+}
+
 export function listMergeCandidates(
   db: Db,
   namespaces: readonly string[],
@@ -44,6 +94,7 @@ export function listMergeCandidates(
        JOIN records a ON a.id = m.record_a JOIN records b ON b.id = m.record_b
        WHERE m.project_id IN (${marks}) AND m.status = 'open'
          AND a.superseded_at IS NULL AND b.superseded_at IS NULL
+         AND NOT ${dismissedSql('m.record_a', 'm.record_b')}
        ORDER BY m.similarity DESC, m.record_a, m.record_b LIMIT ?`,
     )
     .all(...namespaces, Math.max(1, Math.floor(limit))) as (MergeCandidate & {
@@ -60,7 +111,8 @@ export function countMergeCandidates(db: Db, namespaces: readonly string[]): num
         `SELECT COUNT(*) AS n FROM merge_candidates m
          JOIN records a ON a.id = m.record_a JOIN records b ON b.id = m.record_b
          WHERE m.project_id IN (${marks}) AND m.status = 'open'
-           AND a.superseded_at IS NULL AND b.superseded_at IS NULL`,
+           AND a.superseded_at IS NULL AND b.superseded_at IS NULL
+           AND NOT ${dismissedSql('m.record_a', 'm.record_b')}`,
       )
       .get(...namespaces) as { n: number }
   ).n;

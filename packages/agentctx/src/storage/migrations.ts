@@ -3,9 +3,14 @@ import type { Database } from 'better-sqlite3';
 /**
  * Versioned schema. Each entry upgrades `PRAGMA user_version` from its index to index + 1.
  * Never edit a migration that has shipped: append a new one.
+ *
+ * One exception, made so that a SQLite without FTS5 can open a store (SPEC §8 rung 4): the
+ * full-text index (records_fts, its triggers and records_fts_vocab) left migration 1 for
+ * storage/fts-index.ts, which creates it after the migrations on every connection whose SQLite
+ * has FTS5. A store made before holds the same objects, so every store ends with one schema.
  */
 export const MIGRATIONS: readonly string[] = [
-  // 1: the schema of SPEC §3.1
+  // 1: the schema of SPEC §3.1 (its FTS5 index: storage/fts-index.ts)
   `
   CREATE TABLE records (
     id              TEXT PRIMARY KEY,
@@ -30,19 +35,6 @@ export const MIGRATIONS: readonly string[] = [
     pending_embedding INTEGER DEFAULT 1
   );
 
-  CREATE VIRTUAL TABLE records_fts USING fts5(title, body, content=records, content_rowid=rowid);
-
-  CREATE TRIGGER records_fts_ai AFTER INSERT ON records BEGIN
-    INSERT INTO records_fts(rowid, title, body) VALUES (new.rowid, new.title, new.body);
-  END;
-  CREATE TRIGGER records_fts_ad AFTER DELETE ON records BEGIN
-    INSERT INTO records_fts(records_fts, rowid, title, body) VALUES ('delete', old.rowid, old.title, old.body);
-  END;
-  CREATE TRIGGER records_fts_au AFTER UPDATE OF title, body ON records BEGIN
-    INSERT INTO records_fts(records_fts, rowid, title, body) VALUES ('delete', old.rowid, old.title, old.body);
-    INSERT INTO records_fts(rowid, title, body) VALUES (new.rowid, new.title, new.body);
-  END;
-
   CREATE TABLE nodes (
     id TEXT PRIMARY KEY, project_id TEXT,
     kind TEXT,
@@ -64,9 +56,6 @@ export const MIGRATIONS: readonly string[] = [
     started_at TEXT, ended_at TEXT,
     tokens_injected INTEGER DEFAULT 0, extraction_cost_usd REAL DEFAULT 0
   );
-
-  -- Document frequencies, read to keep the rarest words of a long query.
-  CREATE VIRTUAL TABLE records_fts_vocab USING fts5vocab(records_fts, 'row');
 
   -- Access paths beyond the spec's (performance only; no new columns).
   CREATE INDEX records_project_current ON records(project_id, superseded_at, type);
@@ -138,6 +127,22 @@ export const MIGRATIONS: readonly string[] = [
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
   );
+  `,
+  // 6: the developer's "keep these two apart" answers to merge candidates (stored, SPEC §7): a
+  // decision, kept apart from the derived merge_candidates so that rebuilding the candidates never
+  // proposes a dismissed pair again. The pair is ordered as merge_candidates orders it (older
+  // record first). Dismissals made before this migration are carried over.
+  `
+  CREATE TABLE merge_dismissals (
+    project_id   TEXT NOT NULL,
+    id_a         TEXT NOT NULL,
+    id_b         TEXT NOT NULL,
+    dismissed_at TEXT NOT NULL,
+    PRIMARY KEY (id_a, id_b)
+  );
+  CREATE INDEX merge_dismissals_project ON merge_dismissals(project_id);
+  INSERT OR IGNORE INTO merge_dismissals (project_id, id_a, id_b, dismissed_at)
+    SELECT project_id, record_a, record_b, detected_at FROM merge_candidates WHERE status = 'dismissed';
   `,
 ];
 

@@ -101,6 +101,7 @@ export function answer(
     conventions: [],
     active_work: null,
     gotchas: [],
+    reinforces: [],
     flush_ok: false,
     ...output,
   };

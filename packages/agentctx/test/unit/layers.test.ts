@@ -30,7 +30,7 @@ const FLOOR: Record<string, number> = {
 const SAME_FLOOR = new Set(['claude->storage']);
 /** The rooms of core/ and the rooms each may import. */
 const ROOMS: Record<string, string[]> = {
-  records: [],
+  records: ['redaction'],
   redaction: [],
   drift: [],
   retrieval: ['records'],
@@ -38,8 +38,9 @@ const ROOMS: Record<string, string[]> = {
   digest: ['drift', 'retrieval'],
   capture: ['records', 'redaction'],
   extraction: ['records', 'redaction'],
-  profile: ['records'],
-  consolidation: ['digest', 'drift', 'records'],
+  profile: ['records', 'redaction'],
+  codegraph: [],
+  consolidation: ['codegraph', 'digest', 'drift', 'records'],
 };
 
 function sourceFiles(dir: string): string[] {

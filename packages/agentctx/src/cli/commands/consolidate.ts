@@ -17,8 +17,8 @@ export const command: Command = {
   name: 'consolidate',
   summary:
     'Update scores, merge exact duplicates, list near duplicates, scan CLAUDE.md drift and pre-compute the SessionStart digest.',
-  usage: 'agentctx consolidate [--cwd DIR] [--budget-ms N] [--rebuild-embeddings] [--json]',
-  flags: { 'budget-ms': 'number', 'rebuild-embeddings': 'boolean' },
+  usage: 'agentctx consolidate [--cwd DIR] [--budget-ms N] [--rebuild] [--rebuild-embeddings] [--json]',
+  flags: { 'budget-ms': 'number', rebuild: 'boolean', 'rebuild-embeddings': 'boolean' },
   async run({ args, json, app }) {
     const a = app();
     const budgetMs = Math.max(1, num(args.flags, 'budgetMs') ?? DEFAULT_BUDGET_MS);
@@ -56,6 +56,7 @@ export const command: Command = {
         digestsDir: a.paths.digests,
         reinforceThreshold: a.config.reinforceThreshold,
         budgetMs: Math.max(1000, budgetMs - (performance.now() - started)),
+        rebuild: args.flags.rebuild === true,
         onProgress: progress,
         refreshProfile: (now) => {
           refreshProfile(a.records(), a.project.root, now);
@@ -65,7 +66,7 @@ export const command: Command = {
       appendLog(
         a.paths.logs,
         'consolidate',
-        `project=${a.project.id} finished=${summary.finished}${summary.stopped ? ` stopped=${summary.stopped}` : ''} records=${summary.records} scores=${summary.scores_updated} merged=${summary.merged} candidates=${summary.merge_candidates} drift=${summary.drift.missing}/${summary.drift.contradicted} digest=${summary.digest.tokens}t ms=${summary.duration_ms}`,
+        `project=${a.project.id} finished=${summary.finished}${summary.stopped ? ` stopped=${summary.stopped}` : ''} records=${summary.records} scores=${summary.scores_updated} merged=${summary.merged} candidates=${summary.merge_candidates}${summary.rebuilt ? ` rebuilt=${summary.rebuilt}` : ''} drift=${summary.drift.missing}/${summary.drift.contradicted}${summary.degraded ? ` degraded=${summary.degraded}` : ''} digest=${summary.digest.tokens}t ms=${summary.duration_ms}`,
       );
       const emb = semantic.report;
       const text = [
@@ -74,9 +75,22 @@ export const command: Command = {
         }`,
         `  scores updated     ${summary.scores_updated}`,
         `  duplicates merged  ${summary.merged}`,
-        `  merge candidates   ${summary.merge_candidates}${summary.merge_candidates ? ' (see agentctx status)' : ''}`,
-        `  CLAUDE.md drift    ${summary.drift.missing} missing, ${summary.drift.contradicted} contradicted`,
+        `  merge candidates   ${summary.merge_candidates}${summary.merge_candidates ? ' (see agentctx status)' : ''}${
+          summary.rebuilt === 'requested'
+            ? '; rebuilt from the records (dismissed pairs stay dismissed)'
+            : summary.rebuilt === 'lost'
+              ? '; the list had lost rows: scanning again from the first record'
+              : ''
+        }`,
+        summary.degraded
+          ? '  CLAUDE.md drift    skipped: this SQLite has no FTS5 (so are word counts and keyword near-duplicates)'
+          : `  CLAUDE.md drift    ${summary.drift.missing} missing, ${summary.drift.contradicted} contradicted`,
         `  digest             ${summary.digest.tokens} tokens, ${summary.digest.ids} records`,
+        ...(summary.code_graph?.scanned
+          ? [
+              `  code graph         ${summary.code_graph.files_read} files read, ${summary.code_graph.modules} modules, ${summary.code_graph.symbols} symbols`,
+            ]
+          : []),
         `  embeddings         ${
           emb.status === 'on'
             ? `${emb.embedded} embedded, ${emb.pending} pending (${emb.model}, ${emb.store})`

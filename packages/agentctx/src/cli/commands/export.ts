@@ -4,19 +4,31 @@ import { exportMarkdown } from '../../core/records/export.js';
 import { writeOutputFile } from '../../storage/write-target.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
+import { redactionNotice } from '../redaction-notice.js';
 
 export const command: Command = {
   name: 'export',
   summary: 'Export the project and the global profile as Markdown, grouped by type.',
   usage: 'agentctx export [--out FILE] [--history] [--json] | agentctx export --profile [--json]',
   flags: { out: 'string', history: 'boolean', profile: 'boolean' },
-  run({ args, app }) {
+  run({ args, app, io }) {
     const a = app();
+    const notice = redactionNotice(io);
     if (bool(args.flags, 'profile')) {
-      const res = exportProfile(a.readDb, a.paths.profile, a.clock());
+      const res = exportProfile(a.readDb, a.paths.profile, a.clock(), a.redact);
+      notice.onRedacted(res.redacted);
+      notice.flush();
       return { json: res, text: `wrote ${res.entries} global preferences to ${res.path}` };
     }
-    const { markdown, count } = exportMarkdown(a.readDb, a.project, a.clock(), bool(args.flags, 'history'));
+    const { markdown, count, redacted } = exportMarkdown(
+      a.readDb,
+      a.project,
+      a.clock(),
+      bool(args.flags, 'history'),
+      a.redact,
+    );
+    notice.onRedacted(redacted);
+    notice.flush();
     const out = str(args.flags, 'out');
     if (out) {
       const path = resolve(out);

@@ -4,7 +4,8 @@ import { refreshDigest } from '../../app/digest-refresh.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
 import { extractSession, type SessionExtractSummary } from '../../core/extraction/session-extract.js';
-import { redactorFor } from '../../core/redaction/redact.js';
+import { describeRedaction } from '../../core/redaction/gate.js';
+import { compileExtraPatterns } from '../../core/redaction/redact.js';
 import { redactingClient } from '../../core/redaction/redacting-client.js';
 import { selectLlm } from '../../llm/select.js';
 import { AgentctxError, errorMessage } from '../../shared/errors.js';
@@ -29,8 +30,11 @@ function text(s: SessionExtractSummary): string {
       );
     }
     for (const r of w.reinforced) lines.push(`reinforced ${r.id} (${r.reinforce_count}, ${r.confidence})`);
+    for (const e of w.bugfix_enrichment.enriched) lines.push(`enriched  ${e.stub_id} → ${e.id} ${e.title}`);
     const d = Object.entries(w.dropped).filter(([, n]) => n > 0);
     if (d.length > 0) lines.push(`dropped   ${d.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    const ds = Object.entries(w.bugfix_enrichment.dropped).filter(([, n]) => n > 0);
+    if (ds.length > 0) lines.push(`dropped   enrichments: ${ds.map(([k, n]) => `${k} ${n}`).join(', ')}`);
   }
   return lines.join('\n');
 }
@@ -79,11 +83,14 @@ export const command: Command = {
         ? { client: null, reason: 'precompact' }
         : selectLlm(a.config.llm, a.env, { log, scratchRoot: a.paths.tmp });
       if (choice.client && choice.decision) log(`extract ${sessionId}: backend ${choice.decision.reason}`);
-      const { redact, errors } = redactorFor(a.config.redact?.extraPatterns);
-      for (const e of errors)
+      const redact = a.redact;
+      for (const e of compileExtraPatterns(a.config.redact?.extraPatterns).errors)
         log(`extract ${sessionId}: redact pattern ${JSON.stringify(e.pattern)} skipped: ${e.error}`);
       const summary = await extractSession({
-        records: a.records(),
+        records: {
+          ...a.records(),
+          onRedacted: (r) => log(`extract ${sessionId}: ${describeRedaction(r)}`),
+        },
         sessionId: sessionId.trim(),
         transcriptPath,
         projectRoot: a.project.root,
@@ -98,7 +105,7 @@ export const command: Command = {
         log(`extract ${sessionId}: precompact handover ${summary.written?.created[0]?.id ?? 'not written'}`);
       }
       const w = summary.written;
-      if (w && w.created.length + w.reinforced.length > 0) {
+      if (w && w.created.length + w.reinforced.length + w.bugfix_enrichment.enriched.length > 0) {
         // The digest must show what was just written: SessionEnd's consolidation often ran
         // while the model was still answering.
         // the records are written: a digest that cannot be refreshed (derived) is only logged

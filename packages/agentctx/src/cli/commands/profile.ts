@@ -2,6 +2,7 @@ import { clearProfile, editProfile, exportProfile, listProfile } from '../../cor
 import { AgentctxError } from '../../shared/errors.js';
 import { str } from '../args.js';
 import type { Command } from '../command.js';
+import { redactionNotice } from '../redaction-notice.js';
 
 const USAGE =
   'agentctx profile [show] | profile edit ID --body TEXT [--title TITLE] | profile clear ID | profile export [--json]';
@@ -11,7 +12,7 @@ export const command: Command = {
   summary: 'The global developer profile: show it, correct or clear an entry, export it as Markdown.',
   usage: USAGE,
   flags: { body: 'string', title: 'string' },
-  run({ args, app }) {
+  run({ args, app, io }) {
     const [sub = 'show', id, ...rest] = args.positionals;
     if (rest.length > 0)
       throw new AgentctxError('usage', `unexpected argument ${JSON.stringify(rest[0])}; usage: ${USAGE}`);
@@ -38,9 +39,14 @@ export const command: Command = {
         const body = str(args.flags, 'body');
         if (!id || !body)
           throw new AgentctxError('usage', `profile edit needs an ID and --body TEXT; usage: ${USAGE}`);
-        const res = editProfile(a.records(), id, { body, title: str(args.flags, 'title') });
+        const notice = redactionNotice(io);
+        const res = editProfile({ ...a.records(), onRedacted: notice.onRedacted }, id, {
+          body,
+          title: str(args.flags, 'title'),
+        });
+        const redacted = notice.flush();
         return {
-          json: { old_id: res.old_id, new_id: res.new_id },
+          json: { old_id: res.old_id, new_id: res.new_id, ...(redacted ? { redacted } : {}) },
           text: `corrected: ${res.old_id} is superseded by ${res.new_id} (explicit)`,
         };
       }
@@ -53,7 +59,10 @@ export const command: Command = {
         };
       }
       case 'export': {
-        const res = exportProfile(a.db, a.paths.profile, now);
+        const res = exportProfile(a.db, a.paths.profile, now, a.redact);
+        const notice = redactionNotice(io);
+        notice.onRedacted(res.redacted);
+        notice.flush();
         return { json: res, text: `wrote ${res.entries} entries to ${res.path}` };
       }
       default:

@@ -1,6 +1,7 @@
 import { createRecord } from '../../core/records/records.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
+import { redactionNotice } from '../redaction-notice.js';
 
 export const command: Command = {
   name: 'record',
@@ -15,21 +16,27 @@ export const command: Command = {
     supersedes: 'string',
     pin: 'boolean',
   },
-  run({ args, app }) {
+  run({ args, app, io }) {
     const f = args.flags;
-    const rec = createRecord(app().records(), {
-      type: str(f, 'type'),
-      title: str(f, 'title'),
-      body: str(f, 'body'),
-      scope: str(f, 'scope') ?? 'project',
-      supersedes: str(f, 'supersedes') ?? null,
-      pinned: bool(f, 'pin'),
-      confidence: 'explicit',
-      source: 'cli',
-    });
-    const json: Record<string, string> = { id: rec.id };
+    const notice = redactionNotice(io);
+    const rec = createRecord(
+      { ...app().records(), onRedacted: notice.onRedacted },
+      {
+        type: str(f, 'type'),
+        title: str(f, 'title'),
+        body: str(f, 'body'),
+        scope: str(f, 'scope') ?? 'project',
+        supersedes: str(f, 'supersedes') ?? null,
+        pinned: bool(f, 'pin'),
+        confidence: 'explicit',
+        source: 'cli',
+      },
+    );
+    const json: Record<string, unknown> = { id: rec.id };
     const superseded = str(f, 'supersedes');
     if (superseded) json.superseded = superseded;
+    const redacted = notice.flush();
+    if (redacted) json.redacted = redacted;
     return { json, text: `recorded ${rec.type} ${rec.id}${superseded ? ` (supersedes ${superseded})` : ''}` };
   },
 };

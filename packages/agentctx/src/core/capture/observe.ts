@@ -6,7 +6,7 @@ import { addEdge, upsertNode } from '../../storage/graph-repo.js';
 import type { Db } from '../../storage/open.js';
 import { readRegularFile } from '../../storage/regular-file.js';
 import { createRecord } from '../records/records.js';
-import { redactSecrets } from '../redaction/redact.js';
+import { type Redact, redactSecrets } from '../redaction/redact.js';
 import {
   commitBranch,
   editedFile,
@@ -34,6 +34,8 @@ export interface ObserveDeps {
   /** The project's root folder; file nodes are named relative to it. */
   projectRoot: string;
   sessionId: string;
+  /** The redaction gate's redactor (with the user's patterns); the built-in rules when absent. */
+  redact?: Redact;
 }
 
 export interface ToolCall {
@@ -118,7 +120,13 @@ function recordBugfix(deps: ObserveDeps, command: string, errorLine: string, out
 }
 
 function recordsDeps(deps: ObserveDeps) {
-  return { db: deps.db, clock: deps.clock, newId: deps.newId, projectId: deps.projectId };
+  return {
+    db: deps.db,
+    clock: deps.clock,
+    newId: deps.newId,
+    projectId: deps.projectId,
+    redact: deps.redact,
+  };
 }
 
 function testTitle(t: TestOutcome, command: string): string {
@@ -231,12 +239,15 @@ export function observeToolUse(deps: ObserveDeps, call: ToolCall): Observation {
       observeFile(deps, call, file, out);
       return;
     }
-    // what is stored (command, error line, test summary) never keeps a secret
-    const command = redactSecrets(String(call.toolInput.command).trim());
+    // What is stored (command, error line, test summary) never keeps a secret: redacted here,
+    // before it is cut to size (a cut secret is no longer recognisable), with the same redactor
+    // the records gate applies again, so the dedup keys below match what is stored.
+    const redact = deps.redact ?? redactSecrets;
+    const command = redact(String(call.toolInput.command).trim());
     if (!command) return;
     const shell = shellOutput(call.toolResponse, call.error);
     if (shell.interrupted) return;
-    const text = redactSecrets(shell.text);
+    const text = redact(shell.text);
     const test = parseTestOutcome(command, text);
     if (test) recordTestOutcome(deps, call, command, test, out);
     else {

@@ -1,5 +1,9 @@
 import type { IdGen } from '../../shared/clock.js';
-import { pruneMergeCandidates, upsertMergeCandidate } from '../../storage/consolidation-repo.js';
+import {
+  countCandidateRows,
+  pruneMergeCandidates,
+  upsertMergeCandidate,
+} from '../../storage/consolidation-repo.js';
 import type { Db } from '../../storage/open.js';
 import type { MergePlan } from './duplicates.js';
 import { candidateOrder, type NearPair } from './plan.js';
@@ -77,9 +81,22 @@ export function saveNearBatch(
   }).immediate();
 }
 
-/** Drop the merge candidates whose records are no longer both current. */
-export function pruneCandidates(db: Db, namespaces: readonly string[]): void {
-  db.transaction(() => pruneMergeCandidates(db, namespaces)).immediate();
+/**
+ * Drop the merge candidates whose records are no longer both current, and note how many rows
+ * the namespaces hold now (`state.candidate_rows`, committed together): between two runs rows
+ * are only added, so fewer at the next run means they were lost and the scans start over.
+ */
+export function pruneCandidates(db: Db, projectId: string, namespaces: readonly string[]): number {
+  return db
+    .transaction(() => {
+      pruneMergeCandidates(db, namespaces);
+      const rows = countCandidateRows(db, namespaces);
+      db.prepare(
+        'UPDATE consolidation_runs SET summary = json_set(COALESCE(summary, ?), ?, ?) WHERE project_id = ?',
+      ).run('{}', '$.state.candidate_rows', rows, projectId);
+      return rows;
+    })
+    .immediate();
 }
 
 /** Every drift score of the project back to 0, then the planned ones. */

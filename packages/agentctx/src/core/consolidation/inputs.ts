@@ -28,13 +28,3 @@ export function dupInputs(db: Db, namespaces: readonly string[]): DupInput[] {
     )
     .all(...namespaces) as DupInput[];
 }
-
-export function openCandidateCount(db: Db, namespaces: readonly string[]): number {
-  return (
-    db
-      .prepare(
-        `SELECT COUNT(*) AS n FROM merge_candidates WHERE project_id IN (${marks(namespaces)}) AND status = 'open'`,
-      )
-      .get(...namespaces) as { n: number }
-  ).n;
-}

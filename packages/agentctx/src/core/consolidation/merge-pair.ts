@@ -1,13 +1,15 @@
 import type { Clock, IdGen } from '../../shared/clock.js';
 import { AgentctxError } from '../../shared/errors.js';
 import type { Confidence, ContextRecord } from '../../shared/types.js';
+import { addMergeDismissal } from '../../storage/consolidation-repo.js';
 import type { Db } from '../../storage/open.js';
 import { namespacesOf } from '../records/records.js';
 
 /**
  * A developer's answer to a merge candidate. `mergePair` supersedes the newer record into the
  * older one (which keeps its id and text and absorbs the newer one's sightings, pinning and
- * trust), in one transaction; `dismissPair` marks the pair so the scans never propose it again.
+ * trust), in one transaction; `dismissPair` stores the developer's answer so the scans never
+ * propose the pair again.
  */
 
 export interface MergeDeps {
@@ -86,6 +88,10 @@ export function mergePair(deps: MergeDeps, idA: string, idB: string): MergeOutco
     .immediate();
 }
 
+/**
+ * The developer's "these two stay apart": stored in merge_dismissals (ground truth, not derived),
+ * so the pair is never proposed again, even after the candidate list is rebuilt.
+ */
 export function dismissPair(
   deps: MergeDeps,
   idA: string,
@@ -95,11 +101,12 @@ export function dismissPair(
   return db
     .transaction(() => {
       const [a, b] = pair(deps, idA, idB);
-      db.prepare(
-        `INSERT INTO merge_candidates (project_id, type, record_a, record_b, similarity, detected_at, status)
-         VALUES (?, ?, ?, ?, 0, ?, 'dismissed')
-         ON CONFLICT(record_a, record_b) DO UPDATE SET status = 'dismissed'`,
-      ).run(a.project_id, a.type, a.id, b.id, deps.clock().toISOString());
+      addMergeDismissal(db, {
+        project_id: a.project_id,
+        id_a: a.id,
+        id_b: b.id,
+        dismissed_at: deps.clock().toISOString(),
+      });
       return { record_a: a.id, record_b: b.id };
     })
     .immediate();

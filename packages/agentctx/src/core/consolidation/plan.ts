@@ -15,6 +15,12 @@ export const NEAR_BATCH = 250;
 export interface RunState {
   /** The near-duplicate scan's watermark: `recorded_at|id` of the last record scanned. */
   near_dup_after?: string;
+  /**
+   * How many merge-candidate rows the run's namespaces held when the last run pruned them. The
+   * rows are derived: if fewer are found at the next start, they were deleted, and both
+   * near-duplicate scans start over (rebuild.ts).
+   */
+  candidate_rows?: number;
 }
 
 export function parseState(summary: string | null | undefined): RunState {

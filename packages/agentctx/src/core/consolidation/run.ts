@@ -1,25 +1,28 @@
 import type { Clock, IdGen } from '../../shared/clock.js';
 import { GLOBAL_PROJECT } from '../../shared/types.js';
-import { getRun, saveRun } from '../../storage/consolidation-repo.js';
+import { countMergeCandidates, getRun, saveRun } from '../../storage/consolidation-repo.js';
+import { ftsUsable } from '../../storage/fts-index.js';
 import type { Db } from '../../storage/open.js';
 import { refreshTermDf } from '../../storage/term-df.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
+import { type CodeGraphSummary, refreshCodeGraph } from '../codegraph/refresh.js';
 import { composeDigest } from '../digest/digest.js';
 import { writeDigest } from '../digest/digest-file.js';
 import { scanDrift } from '../drift/scan.js';
 import { namespacesOf } from '../records/records.js';
 import { applyDriftScores, applyMerge, applyScores, pruneCandidates } from './apply.js';
 import { planExactMerges } from './duplicates.js';
-import { dupInputs, openCandidateCount, scoreInputs } from './inputs.js';
+import { dupInputs, scoreInputs } from './inputs.js';
 import { scanNearDuplicates } from './near-duplicates.js';
 import { batches, parseState, planDriftScores, type RunState, SCORE_BATCH } from './plan.js';
+import { prepareCandidateScans, type RebuildReason } from './rebuild.js';
 import { planScores } from './scores.js';
 import { scanVectorDuplicates } from './vector-duplicates.js';
 
 /**
  * One consolidation pass over a project and the global profile (SPEC §4 SessionEnd):
- * exact-duplicate merges → scores → near-duplicate candidates → profile refresh → CLAUDE.md
- * drift scores → the SessionStart digest. Every step reads the current records (inputs.ts),
+ * exact-duplicate merges → scores → near-duplicate candidates → profile refresh → code graph →
+ * CLAUDE.md drift scores → the SessionStart digest. Every step reads the current records (inputs.ts),
  * plans as a pure function of them and `now` (plan.ts, scores.ts, duplicates.ts), then writes
  * in its own short transactions (apply.ts), so the process can be killed at any point: a rerun
  * recomputes the plan from what was committed and finishes the job. The near-duplicate scan is
@@ -44,6 +47,8 @@ export interface ConsolidateDeps {
   refreshProfile?: (now: Date) => void;
   /** Record embeddings, when the semantic layer is on: adds the vector near-duplicate scan and RRF in the digest. */
   vectors?: VectorStore;
+  /** Recompute the merge candidates from scratch (`--rebuild`); dismissals are kept (rebuild.ts). */
+  rebuild?: boolean;
 }
 
 export interface ConsolidateSummary {
@@ -57,10 +62,19 @@ export interface ConsolidateSummary {
   scores_updated: number;
   merged: number;
   merge_candidates: number;
+  /** Why the near-duplicate scans started over this run (rebuild.ts), if they did. */
+  rebuilt?: RebuildReason;
   drift: { missing: number; contradicted: number };
   digest: { tokens: number; ids: number; path_written: boolean };
   /** Whether the word-frequency copy (storage/term-df.ts) was rebuilt this run. */
   term_df?: boolean;
+  /** The module/symbol graph read from the touched files (core/codegraph). */
+  code_graph?: CodeGraphSummary;
+  /**
+   * SPEC §8 rung 4: no FTS5 here, so the steps that need it (word counts, keyword
+   * near-duplicates, CLAUDE.md drift) were left for a run that has it.
+   */
+  degraded?: 'like-search';
   steps: { name: string; ms: number }[];
 }
 
@@ -106,6 +120,9 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     summary.steps.push({ name, ms: Math.round(performance.now() - s) });
   };
 
+  const fullText = ftsUsable(db);
+  if (!fullText) summary.degraded = 'like-search';
+
   try {
     persist(false);
     committed('start');
@@ -134,22 +151,29 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     });
 
     step('term frequencies', () => {
-      summary.term_df = refreshTermDf(db).rebuilt;
+      if (fullText) summary.term_df = refreshTermDf(db).rebuilt;
       committed('term-frequencies');
     });
 
     step('near-duplicates', () => {
-      const outcome = scanNearDuplicates({
-        db,
-        projectId: deps.project.id,
-        namespaces,
-        state,
-        nowIso,
-        elapsed,
-        budgetMs: budget,
-        onProgress: (d, t) => deps.onProgress?.('near-duplicates', d, t),
-        committed: () => committed('near-duplicates'),
-      });
+      const rebuilt = prepareCandidateScans(db, deps.project.id, namespaces, state, deps.rebuild === true);
+      if (rebuilt) {
+        summary.rebuilt = rebuilt;
+        committed('rebuild');
+      }
+      const outcome = fullText
+        ? scanNearDuplicates({
+            db,
+            projectId: deps.project.id,
+            namespaces,
+            state,
+            nowIso,
+            elapsed,
+            budgetMs: budget,
+            onProgress: (d, t) => deps.onProgress?.('near-duplicates', d, t),
+            committed: () => committed('near-duplicates'),
+          })
+        : 'done';
       if (outcome === 'time') summary.stopped = 'time';
       if (deps.vectors && outcome === 'done') {
         const vec = scanVectorDuplicates({
@@ -165,8 +189,8 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
         });
         if (vec.outcome === 'time') summary.stopped = 'time';
       }
-      pruneCandidates(db, namespaces);
-      summary.merge_candidates = openCandidateCount(db, namespaces);
+      state.candidate_rows = pruneCandidates(db, deps.project.id, namespaces);
+      summary.merge_candidates = countMergeCandidates(db, namespaces);
       committed('near-duplicates');
     });
 
@@ -177,8 +201,20 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
       });
     }
 
-    let driftCounts = { missing: 0, contradicted: 0 };
     if (deps.project.id !== GLOBAL_PROJECT) {
+      step('code graph', () => {
+        summary.code_graph = refreshCodeGraph({
+          db,
+          newId: deps.newId,
+          projectId: deps.project.id,
+          root: deps.project.root,
+        });
+        committed('code-graph');
+      });
+    }
+
+    let driftCounts = { missing: 0, contradicted: 0 };
+    if (deps.project.id !== GLOBAL_PROJECT && fullText) {
       step('drift', () => {
         const plan = planDriftScores(scanDrift(db, deps.project, now));
         driftCounts = plan.counts;

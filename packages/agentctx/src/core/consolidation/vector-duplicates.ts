@@ -108,9 +108,14 @@ function neighboursBefore(g: Group, r: number, dims: number): { id: string; sim:
   return out;
 }
 
+/** Where the vector scan keeps a project's watermark (in `embedding_meta`). */
+export function vectorWatermarkKey(projectId: string): string {
+  return `vec_dup_after:${projectId}`;
+}
+
 export function scanVectorDuplicates(deps: VectorScanDeps): { found: number; outcome: 'done' | 'time' } {
   const { db, store } = deps;
-  const key = `vec_dup_after:${deps.projectId}`;
+  const key = vectorWatermarkKey(deps.projectId);
   const mark =
     (db.prepare('SELECT value FROM embedding_meta WHERE key = ?').get(key) as { value: string } | undefined)
       ?.value ?? '|';
@@ -177,7 +182,7 @@ export function scanVectorDuplicates(deps: VectorScanDeps): { found: number; out
         const sim = Math.round(p.sim * 1000) / 1000;
         const had = existing.get(x, y) as { similarity: number } | undefined;
         if (had && had.similarity >= sim) continue;
-        upsertMergeCandidate(db, {
+        const saved = upsertMergeCandidate(db, {
           project_id: p.a.project_id,
           type: p.a.type,
           record_a: x,
@@ -185,7 +190,7 @@ export function scanVectorDuplicates(deps: VectorScanDeps): { found: number; out
           similarity: sim,
           detected_at: deps.nowIso,
         });
-        found++;
+        if (saved) found++;
       }
       save.run(key, `${last.recorded_at}|${last.id}`);
     }).immediate();

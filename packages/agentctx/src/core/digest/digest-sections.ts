@@ -9,6 +9,11 @@ import { semanticDigestOrder } from './digest-rank.js';
 /**
  * The digest's sections, each chosen and ordered from the store as lines (SPEC §4): which
  * records each section shows and in what order. Budgets and the cut are composeDigest's.
+ *
+ * Inferred records are hypotheses on probation (SPEC §7): no section shows one until it is
+ * reinforced or confirmed. The one exception is the last handover, which §4 names as a section
+ * and which is never reinforced (each session's supersedes the last): it is shown labelled as an
+ * automatic, unconfirmed summary.
  */
 
 export type SectionName = 'profile' | 'decisions' | 'handover' | 'preferences' | 'index' | 'drift';
@@ -23,7 +28,10 @@ export interface DriftCounts {
   contradicted: number;
 }
 
-const CONFIDENCE_ORDER = "CASE confidence WHEN 'explicit' THEN 0 WHEN 'reinforced' THEN 1 ELSE 2 END";
+const CONFIDENCE_ORDER = "CASE confidence WHEN 'explicit' THEN 0 ELSE 1 END";
+
+/** The records a digest section may show as facts: stated or confirmed, never inferred. */
+const CONFIRMED = "confidence IN ('explicit', 'reinforced')";
 
 /** Profile keys in the order a newcomer wants them (titles are "profile: <key>"). */
 const PROFILE_ORDER = [
@@ -56,6 +64,7 @@ export function profileSection(db: Db, projectId: string): DigestSection {
     db
       .prepare(
         `SELECT * FROM records WHERE project_id = ? AND type = 'profile' AND superseded_at IS NULL
+         AND ${CONFIRMED}
          ORDER BY pinned DESC, title, id LIMIT 40`,
       )
       .all(projectId) as ContextRecord[]
@@ -63,7 +72,7 @@ export function profileSection(db: Db, projectId: string): DigestSection {
   return {
     name: 'profile',
     lines: rows.map((r) => ({
-      text: `- ${r.confidence === 'inferred' ? UNCONFIRMED : ''}${profileLabel(r.title)}: ${cut(oneLine(r.body), 220)}`,
+      text: `- ${profileLabel(r.title)}: ${cut(oneLine(r.body), 220)}`,
       id: r.id,
     })),
   };
@@ -73,6 +82,7 @@ export function decisionsSection(db: Db, projectId: string, now: Date, vectors?:
   const stored = db
     .prepare(
       `SELECT * FROM records WHERE project_id = ? AND type IN ('decision', 'convention') AND superseded_at IS NULL
+       AND ${CONFIRMED}
        ORDER BY pinned DESC, ${CONFIDENCE_ORDER}, score DESC, recorded_at DESC, id DESC LIMIT 60`,
     )
     .all(projectId) as ContextRecord[];
@@ -108,7 +118,7 @@ export function preferencesSection(db: Db): DigestSection {
   const rows = db
     .prepare(
       `SELECT * FROM records WHERE project_id = ? AND type = 'preference' AND superseded_at IS NULL
-       AND confidence IN ('explicit', 'reinforced')
+       AND ${CONFIRMED}
        ORDER BY pinned DESC, reinforce_count DESC, score DESC, recorded_at DESC, id DESC LIMIT 30`,
     )
     .all(GLOBAL_PROJECT) as ContextRecord[];

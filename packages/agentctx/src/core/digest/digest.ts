@@ -24,8 +24,8 @@ import {
  *   reinforced global preferences ~200 · MCP index hint ~100 · CLAUDE.md drift hint ~60
  *
  * Each section is cut to its own budget in whole lines, then the whole text is cut from the
- * bottom until it fits the hard cap. Inferred records are labelled "(unconfirmed)" and listed
- * after confirmed ones; inferred global preferences stay out until reinforced.
+ * bottom until it fits the hard cap. Inferred records stay out until reinforced (SPEC §7); the
+ * last handover, usually summarised automatically, is the one line labelled "(unconfirmed)".
  * digest-sections.ts chooses and orders each section's lines; this file fits them to the budgets.
  */
 

@@ -1,9 +1,11 @@
 import { BODY_MAX, type ContextRecord, type Source, TITLE_MAX } from '../../shared/types.js';
-import { addEdge, linkRecordEntity, upsertNode } from '../../storage/graph-repo.js';
+import { linkRecordEntity, upsertNode } from '../../storage/graph-repo.js';
 import { findVerbatim, getRecord, listRecords } from '../../storage/records-repo.js';
-import { createRecord, namespaceFor, type RecordsDeps, reinforceRecord } from '../records/records.js';
+import { createRecord, namespaceFor, type RecordsDeps } from '../records/records.js';
 import { type Candidate, candidatesOf, normalise } from './candidates.js';
+import { type EnrichmentReport, emptyEnrichmentReport, enrichStubs } from './enrich-stubs.js';
 import type { ExtractionOutput } from './schema.js';
+import { recordSighting, type SightingOutcome, sightById } from './sightings.js';
 
 export interface IngestOptions {
   sessionId: string;
@@ -31,16 +33,27 @@ export interface IngestReport {
     duplicate: number;
     too_long: number;
     invalid_supersedes: number;
+    /** `reinforces` ids that name no current record of this project or the global profile. */
+    invalid_reinforces: number;
     kept_explicit_handover: number;
   };
   linked_files: number;
+  /** Bugfix stubs superseded by their enriched record (enrich-stubs.ts). */
+  bugfix_enrichment: EnrichmentReport;
 }
 
 function emptyReport(): IngestReport {
   return {
+    bugfix_enrichment: emptyEnrichmentReport(),
     created: [],
     reinforced: [],
-    dropped: { duplicate: 0, too_long: 0, invalid_supersedes: 0, kept_explicit_handover: 0 },
+    dropped: {
+      duplicate: 0,
+      too_long: 0,
+      invalid_supersedes: 0,
+      invalid_reinforces: 0,
+      kept_explicit_handover: 0,
+    },
     linked_files: 0,
   };
 }
@@ -55,18 +68,10 @@ function sameFact(deps: RecordsDeps, c: Candidate, namespace: string): ContextRe
   return currentOfType(deps, namespace, c.type).find((r) => normalise(r.body) === key);
 }
 
-/**
- * Has this session already produced or reinforced the record? (A second Stop of the same
- * session must not count as another sighting.) Sightings are `observed_in` edges from the
- * record to the session.
- */
-function seenInSession(deps: RecordsDeps, rec: ContextRecord, sessionId: string): boolean {
-  if (rec.session_id === sessionId) return true;
-  return (
-    deps.db
-      .prepare("SELECT 1 FROM edges WHERE from_id = ? AND to_id = ? AND rel_type = 'observed_in' LIMIT 1")
-      .get(rec.id, sessionId) !== undefined
-  );
+function countSighting(report: IngestReport, o: SightingOutcome): void {
+  if (o.kind !== 'reinforced') return;
+  const r = o.record;
+  report.reinforced.push({ id: r.id, confidence: r.confidence, reinforce_count: r.reinforce_count });
 }
 
 /** A supersedes id is honoured only when it names a current record of the same namespace and type. */
@@ -90,8 +95,14 @@ export function ingestExtraction(
   if (out.flush_ok) return report;
   const candidates = candidatesOf(out);
   const run = deps.db.transaction(() => {
+    report.bugfix_enrichment = enrichStubs(deps, out.bugfix_enrichments ?? [], opts);
     const seen = new Set<string>();
     for (const c of candidates) ingestOne(deps, c, opts, report, seen);
+    for (const r of out.reinforces ?? []) {
+      const o = sightById(deps, r, opts.sessionId);
+      if (o.kind === 'invalid') report.dropped.invalid_reinforces++;
+      else countSighting(report, o);
+    }
     report.linked_files = linkFiles(deps, report, opts.files ?? []);
   });
   run.immediate();
@@ -126,11 +137,9 @@ function ingestOne(
   if (same) {
     // Seen again in a later session: an inferred fact gains weight (SPEC §3.3); anything else
     // is a duplicate and is dropped.
-    if (same.confidence !== 'explicit' && !seenInSession(deps, same, opts.sessionId)) {
-      const r = reinforceRecord(deps, same.id, c.confidence === 'explicit');
-      addEdge(deps.db, deps.newId, same.id, opts.sessionId, 'observed_in');
-      report.reinforced.push({ id: r.id, confidence: r.confidence, reinforce_count: r.reinforce_count });
-    } else report.dropped.duplicate++;
+    const o = recordSighting(deps, same, opts.sessionId, c.confidence === 'explicit');
+    if (o.kind === 'reinforced') countSighting(report, o);
+    else report.dropped.duplicate++;
     return;
   }
   if (findVerbatim(deps.db, namespace, c.type, c.title, c.body)) {

@@ -19,7 +19,7 @@ Rules:
 6. conventions: rules about how code is written in this project (scope: file, module or project).
 7. gotchas: non-obvious behaviour of this codebase or its tools that caused trouble or would, and why it matters.
 8. active_work: where the work stands at the end of the transcript — the current task, blockers, next steps, open questions — so the next session can pick up. Leave current_task empty when nothing is in progress.
-9. Skip anything already covered by an existing record listed in the message, unless the session changed it.
+9. Skip anything already covered by an existing record listed in the message, unless the session changed it. When the session shows again the fact of a listed record marked inferred or reinforced (the developer restated it, applied it or confirmed it, in any words), put that record's id in "reinforces" instead of writing the fact again: confidence "explicit" if the developer stated or confirmed it directly, "inferred" if you observed it. Only ids from the list.
 10. flush_ok: true only when the session was trivial (a greeting, a one-off question) and nothing should be recorded.
 11. Never copy secrets, tokens, passwords or keys into any field.`;
 
@@ -27,13 +27,16 @@ export interface KnownRecord {
   id: string;
   type: string;
   title: string;
+  confidence: string;
 }
 
 function knownBlock(known: readonly KnownRecord[]): string {
   if (known.length === 0) return 'Existing records of this project: none.';
   return [
-    'Existing records of this project (id, type, title):',
-    ...known.map((r) => `- ${r.id} [${r.type}] ${r.title}`),
+    'Existing records of this project (id, [type, and "inferred" or "reinforced" when not stated by the developer], title):',
+    ...known.map(
+      (r) => `- ${r.id} [${r.type}${r.confidence === 'explicit' ? '' : `, ${r.confidence}`}] ${r.title}`,
+    ),
   ].join('\n');
 }
 
@@ -70,7 +73,7 @@ export function synthesisMessage(partials: readonly unknown[], known: readonly K
     '',
     `A long session was read in ${partials.length} parts; below is what was recorded for each part, in order.`,
     'Merge them into one record_context call: drop repeats, keep the later version when parts disagree,',
-    'and take active_work from the last parts. The same rules apply.',
+    'take active_work from the last parts, and list in reinforces every id any part reported. The same rules apply.',
     '<partial_extractions>',
     ...partials.map((p, i) => `Part ${i + 1}: ${JSON.stringify(p)}`),
     '</partial_extractions>',

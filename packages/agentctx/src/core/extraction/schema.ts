@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type BugfixEnrichment, bugfixEnrichmentSchema } from './bugfix-stubs.js';
 
 /**
  * The SPEC §6 output schema, twice: as zod (ingest validation, entry by entry) and as the JSON
@@ -30,6 +31,15 @@ const stringList = z
   .array(z.string())
   .default([])
   .transform((a) => a.map((s) => s.trim()).filter(Boolean));
+/**
+ * A listed record the session showed again (SPEC §3.3 sightings). Not in SPEC §6's schema: the
+ * prompt asks the model to skip facts a listed record already holds, so a re-sighting comes back
+ * by id. A bare id string is taken as an inferred sighting.
+ */
+export const reinforcementSchema = z.union([
+  z.object({ id: text, confidence: confidence.default('inferred') }),
+  text.transform((id) => ({ id, confidence: 'inferred' as const })),
+]);
 export const activeWorkSchema = z.object({
   current_task: z.string().trim().default(''),
   blockers: stringList,
@@ -42,13 +52,18 @@ export type Preference = z.infer<typeof preferenceSchema>;
 export type Convention = z.infer<typeof conventionSchema>;
 export type Gotcha = z.infer<typeof gotchaSchema>;
 export type ActiveWork = z.infer<typeof activeWorkSchema>;
+export type Reinforcement = z.infer<typeof reinforcementSchema>;
 
 export interface ExtractionOutput {
   decisions: Decision[];
+  /** Bugfix stubs of the session enriched with cause and fix (bugfix-stubs.ts; absent means none). */
+  bugfix_enrichments?: BugfixEnrichment[];
   preferences: Preference[];
   conventions: Convention[];
   active_work: ActiveWork | null;
   gotchas: Gotcha[];
+  /** Listed records seen again (optional for callers: absent means none). */
+  reinforces?: Reinforcement[];
   flush_ok: boolean;
 }
 
@@ -90,10 +105,17 @@ export function parseExtractionOutput(raw: unknown): ParsedOutput | null {
   return {
     output: {
       decisions: entries(o.decisions, decisionSchema, invalid, 'decisions'),
+      bugfix_enrichments: entries(
+        o.bugfix_enrichments,
+        bugfixEnrichmentSchema,
+        invalid,
+        'bugfix_enrichments',
+      ),
       preferences: entries(o.preferences, preferenceSchema, invalid, 'preferences'),
       conventions: entries(o.conventions, conventionSchema, invalid, 'conventions'),
       active_work,
       gotchas: entries(o.gotchas, gotchaSchema, invalid, 'gotchas'),
+      reinforces: entries(o.reinforces, reinforcementSchema, invalid, 'reinforces'),
       flush_ok: o.flush_ok === true,
     },
     invalid,

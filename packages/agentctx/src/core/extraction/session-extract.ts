@@ -6,18 +6,19 @@ import {
 } from '../../claude/transcript.js';
 import type { LlmClient } from '../../llm/client.js';
 import { errorMessage } from '../../shared/errors.js';
+import { currentSessionStubs } from '../../storage/bugfix-stubs-repo.js';
 import {
   addDailyExtractionCost,
   dailyExtractionCost,
   getExtractionState,
   setExtractionOffset,
 } from '../../storage/extraction-state-repo.js';
-import { listRecords } from '../../storage/records-repo.js';
 import { addExtractionCost } from '../../storage/sessions-repo.js';
-import { namespacesOf, type RecordsDeps } from '../records/records.js';
+import type { RecordsDeps } from '../records/records.js';
+import { STUBS_LISTED, stubForPrompt } from './bugfix-stubs.js';
 import { type IngestReport, ingestExtraction, ingestRuleHandover } from './ingest.js';
 import { planInput } from './input-policy.js';
-import type { KnownRecord } from './prompt.js';
+import { knownRecords } from './known-records.js';
 import { renderTranscript } from './render.js';
 import { buildRuleHandover, displayPath } from './rule-handover.js';
 import { runLlmExtraction } from './run-llm.js';
@@ -48,16 +49,6 @@ export interface SessionExtractSummary {
   offset: { from: number; to: number; advanced: boolean };
   garbage_lines: number;
   written: IngestReport | null;
-}
-
-const KNOWN_LIMIT = 60;
-
-function knownRecords(deps: RecordsDeps): KnownRecord[] {
-  return listRecords(deps.db, {
-    namespaces: namespacesOf(deps.projectId),
-    types: ['decision', 'convention', 'preference'],
-    limit: KNOWN_LIMIT,
-  }).map((r) => ({ id: r.id, type: r.type, title: r.title }));
 }
 
 /** Files this session touched: PostToolUse's observed_in edges, plus the edits in the transcript. */
@@ -170,7 +161,11 @@ export async function extractSession(input: SessionExtractInput): Promise<Sessio
     ...(plan.mode === 'map_reduce' && plan.droppedChunks > 0 ? { dropped_chunks: plan.droppedChunks } : {}),
   };
   try {
+    const stubs = currentSessionStubs(deps.db, deps.projectId, input.sessionId, STUBS_LISTED).map(
+      stubForPrompt,
+    );
     const result = await runLlmExtraction(input.llm, plan, knownRecords(deps), {
+      stubs,
       canSpend: () => dailyExtractionCost(deps.db, today(deps)) < input.dailyCostCapUsd,
       onCall: (resp) => {
         calls++;
@@ -192,7 +187,7 @@ export async function extractSession(input: SessionExtractInput): Promise<Sessio
     setExtractionOffset(deps.db, input.sessionId, input.transcriptPath, to, deps.clock().toISOString());
     input.log(
       `extract ${input.sessionId}: ${input.llm.name} ${plan.mode} ${plan.tokens}t ${result.calls} call(s) $${cost.toFixed(5)}; ` +
-        `${output.flush_ok ? 'flush_ok' : `${written.created.length} created, ${written.reinforced.length} reinforced`}; ` +
+        `${output.flush_ok ? 'flush_ok' : `${written.created.length} created, ${written.reinforced.length} reinforced, ${written.bugfix_enrichment.enriched.length} stub(s) enriched`}; ` +
         `dropped ${JSON.stringify({ ...written.dropped, invalid: result.parsed.invalid })}`,
     );
     return {

@@ -1,6 +1,9 @@
+import { BUGFIX_ENRICHMENTS_PROPERTY } from './bugfix-stubs.js';
+
 /**
  * The `record_context` tool: the model is forced to call it, and its input schema is the
- * SPEC §6 output schema. Readable on purpose — this is part of the extraction contract.
+ * SPEC §6 output schema plus `reinforces` (re-sightings of listed records by id, SPEC §3.3).
+ * Readable on purpose — this is part of the extraction contract.
  */
 const confidence = {
   type: 'string',
@@ -77,6 +80,8 @@ export const RECORD_CONTEXT_TOOL = {
         },
         required: ['current_task', 'blockers', 'next_steps', 'open_questions'],
       },
+      // not in SPEC §6's schema, and optional: bugfix-stubs.ts
+      bugfix_enrichments: BUGFIX_ENRICHMENTS_PROPERTY,
       gotchas: {
         type: 'array',
         description: 'Non-obvious behaviour of the codebase or its tools that bit or would bite.',
@@ -86,11 +91,32 @@ export const RECORD_CONTEXT_TOOL = {
           required: ['pattern', 'why_it_matters'],
         },
       },
+      reinforces: {
+        type: 'array',
+        description:
+          'Listed existing records marked inferred or reinforced that this session shows again (the developer ' +
+          'restated, applied or confirmed the same fact, in any words), by id. Only ids from the list; empty if none.',
+        items: {
+          type: 'object',
+          properties: {
+            id: { type: 'string', description: 'The id of a listed record.' },
+            confidence: {
+              type: 'string',
+              enum: ['explicit', 'inferred'],
+              description:
+                'explicit: the developer stated or confirmed it directly. inferred: you observed it again.',
+            },
+          },
+          required: ['id', 'confidence'],
+        },
+      },
       flush_ok: {
         type: 'boolean',
         description: 'true when the session was trivial and nothing should be recorded.',
       },
     },
+    // reinforces stays optional: an answer in SPEC §6's shape alone is still valid (Claude Code's
+    // StructuredOutput, behind the claude-cli backend, rejects an answer missing a required field)
     required: ['decisions', 'preferences', 'conventions', 'active_work', 'gotchas', 'flush_ok'],
   },
 } as const;

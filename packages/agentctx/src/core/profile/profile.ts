@@ -6,6 +6,8 @@ import { writeFileAtomic } from '../../storage/atomic-write.js';
 import type { Db } from '../../storage/open.js';
 import { getRecord } from '../../storage/records-repo.js';
 import { type RecordsDeps, supersedeRecord } from '../records/records.js';
+import { type RedactionReport, redactText } from '../redaction/gate.js';
+import { type Redact, redactSecrets } from '../redaction/redact.js';
 
 /**
  * The developer profile (SPEC §3.3, §3.4): records with `scope = 'global'` under the reserved
@@ -132,10 +134,19 @@ export function profileMarkdown(entries: readonly ProfileEntry[], now: Date): st
   return `${parts.join('\n').trimEnd()}\n`;
 }
 
-/** Write `<profileDir>/profile.md` atomically; returns its path. */
-export function exportProfile(db: Db, profileDir: string, now: Date): { path: string; entries: number } {
+/**
+ * Write `<profileDir>/profile.md` atomically, through the redaction gate (entries stored before
+ * it existed may hold secrets); returns its path and what was redacted.
+ */
+export function exportProfile(
+  db: Db,
+  profileDir: string,
+  now: Date,
+  redact: Redact = redactSecrets,
+): { path: string; entries: number; redacted: RedactionReport } {
   const entries = listProfile(db, now);
   const path = join(profileDir, 'profile.md');
-  writeFileAtomic(path, profileMarkdown(entries, now), 0o600);
-  return { path, entries: entries.length };
+  const { text, report } = redactText(redact, profileMarkdown(entries, now), 'export');
+  writeFileAtomic(path, text, 0o600);
+  return { path, entries: entries.length, redacted: report };
 }

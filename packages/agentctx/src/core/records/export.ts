@@ -2,6 +2,8 @@ import { formatAge } from '../../shared/age.js';
 import { type ContextRecord, GLOBAL_PROJECT, RECORD_TYPES } from '../../shared/types.js';
 import type { Db } from '../../storage/open.js';
 import { listRecords } from '../../storage/records-repo.js';
+import { type RedactionReport, redactText } from '../redaction/gate.js';
+import { type Redact, redactSecrets } from '../redaction/redact.js';
 import { namespacesOf } from './records.js';
 
 const HEADINGS: Record<string, string> = {
@@ -28,13 +30,18 @@ function recordMarkdown(r: ContextRecord, now: Date): string {
   return `### ${r.title}\n\n${r.body}\n\n<sub>${meta.join(' · ')}</sub>\n`;
 }
 
-/** The whole project and the global profile as Markdown, grouped by type. Never truncated. */
+/**
+ * The whole project and the global profile as Markdown, grouped by type. Never truncated. It
+ * leaves the machine (a file, a commit), so it passes the redaction gate on the way out: records
+ * stored before the gate existed lose their secrets here too.
+ */
 export function exportMarkdown(
   db: Db,
   project: { id: string; name: string },
   now: Date,
   history = false,
-): { markdown: string; count: number } {
+  redact: Redact = redactSecrets,
+): { markdown: string; count: number; redacted: RedactionReport } {
   const records = listRecords(db, { namespaces: namespacesOf(project.id), history });
   const parts = [
     `# ${project.name} — agentctx export`,
@@ -54,5 +61,6 @@ export function exportMarkdown(
       for (const r of global.filter((g) => g.type === type)) parts.push(recordMarkdown(r, now));
     }
   }
-  return { markdown: `${parts.join('\n').trimEnd()}\n`, count: records.length };
+  const { text, report } = redactText(redact, `${parts.join('\n').trimEnd()}\n`, 'export');
+  return { markdown: text, count: records.length, redacted: report };
 }

@@ -9,6 +9,8 @@ import {
 } from '../../shared/types.js';
 import type { Db } from '../../storage/open.js';
 import { currentHead, getRecord, insertRecord, markSuperseded } from '../../storage/records-repo.js';
+import { type RedactionReport, redactFields } from '../redaction/gate.js';
+import { type Redact, redactSecrets } from '../redaction/redact.js';
 import { validateBody, validateRecordFields } from './validation.js';
 
 export interface RecordsDeps {
@@ -18,6 +20,10 @@ export interface RecordsDeps {
   /** The working project; reads and writes are confined to it and `_global`. */
   projectId: string;
   reinforceThreshold?: number;
+  /** The redaction gate's redactor (app/ adds the user's patterns); the built-in rules when absent. */
+  redact?: Redact;
+  /** Told what the gate took out of a write: kinds and counts, never the values. */
+  onRedacted?: (report: RedactionReport) => void;
 }
 
 export interface CreateRecordInput {
@@ -65,8 +71,19 @@ function requireCurrent(deps: RecordsDeps, id: string): ContextRecord {
   return rec;
 }
 
+/**
+ * The redaction gate: every record text reaches the store through here (issue 24 #5), checked
+ * for length as written, then with its secrets replaced by placeholders.
+ */
+function gateText(deps: RecordsDeps, f: { title: string; body: string }): { title: string; body: string } {
+  const { fields, report } = redactFields(deps.redact ?? redactSecrets, { title: f.title, body: f.body });
+  if (report.count > 0) deps.onRedacted?.(report);
+  return fields;
+}
+
 function insertChecked(deps: RecordsDeps, input: CreateRecordInput, now: string): ContextRecord {
-  const f = validateRecordFields(input);
+  const checked = validateRecordFields(input);
+  const f = { ...checked, ...gateText(deps, checked) };
   const id = deps.newId();
   insertRecord(deps.db, {
     id,

@@ -1,5 +1,7 @@
+import { loadConfigOrDefault } from '../../app/config.js';
 import { observeToolUse } from '../../core/capture/observe.js';
 import { editedFile } from '../../core/capture/observe-patterns.js';
+import { redactorFor } from '../../core/redaction/redact.js';
 import type { HookContext } from '../context.js';
 import type { PostToolUseEvent } from '../event.js';
 import type { HookResult } from './index.js';
@@ -17,6 +19,8 @@ export function postToolUse(ev: PostToolUseEvent, ctx: HookContext): HookResult 
       projectId: project.id,
       projectRoot: project.root,
       sessionId: ev.sessionId,
+      // the user's extra patterns apply on the capture path too (a missing config is the defaults)
+      redact: redactorFor(loadConfigOrDefault(ctx.paths.config).redact?.extraPatterns).redact,
     },
     {
       toolName: ev.toolName,

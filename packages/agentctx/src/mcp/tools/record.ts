@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod/v4';
 import { createRecord } from '../../core/records/records.js';
+import { describeRedaction, type RedactionReport } from '../../core/redaction/gate.js';
 import { BODY_MAX, RECORD_TYPES, SCOPES, TITLE_MAX } from '../../shared/types.js';
 import type { ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
@@ -8,6 +9,14 @@ import { type Json, registerTool } from '../result.js';
 const description = `Save one new fact to this project's context so future sessions know it: a decision (with its rationale), a convention (how code is written here), a preference (how the developer works), a discovery about the codebase, a bugfix (bug, cause, fix), or a handover (current task, blockers, next steps).
 Record only what the developer stated, chose or confirmed — not your own guesses. One fact per record: a short title (≤ 120 characters) and a self-contained body (≤ 2,000 characters).
 If the fact replaces an existing record (found with ctx_search), pass its id as "supersedes", or use ctx_supersede; never record a contradicting duplicate. scope "global" is for the developer's preferences that hold across all projects.`;
+
+/** What the redaction gate took out, for the agent: kinds and counts, never the values. */
+export function redactedNote(report: RedactionReport): Json {
+  return {
+    ...report,
+    note: `${describeRedaction(report)}; the record stores placeholders like [REDACTED:<kind>] instead`,
+  };
+}
 
 export function registerRecord(server: McpServer, ctx: ToolContext): void {
   registerTool(server, ctx, {
@@ -36,16 +45,20 @@ export function registerRecord(server: McpServer, ctx: ToolContext): void {
     },
     run(args): Json {
       const { app } = ctx;
-      const rec = createRecord(app.records(), {
-        type: args.type,
-        title: args.title,
-        body: args.body,
-        scope: args.scope ?? 'project',
-        supersedes: args.supersedes ?? null,
-        confidence: 'explicit',
-        source: 'mcp_tool',
-        sessionId: ctx.sessionId,
-      });
+      const reports: RedactionReport[] = [];
+      const rec = createRecord(
+        { ...app.records(), onRedacted: (r) => reports.push(r) },
+        {
+          type: args.type,
+          title: args.title,
+          body: args.body,
+          scope: args.scope ?? 'project',
+          supersedes: args.supersedes ?? null,
+          confidence: 'explicit',
+          source: 'mcp_tool',
+          sessionId: ctx.sessionId,
+        },
+      );
       const out: Json = {
         id: rec.id,
         type: rec.type,
@@ -55,6 +68,7 @@ export function registerRecord(server: McpServer, ctx: ToolContext): void {
         recorded_at: rec.recorded_at,
       };
       if (args.supersedes) out.supersedes = args.supersedes;
+      if (reports[0]) out.redacted = redactedNote(reports[0]);
       return out;
     },
   });

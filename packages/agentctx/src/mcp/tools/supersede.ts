@@ -1,9 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod/v4';
 import { supersedeRecord } from '../../core/records/records.js';
+import type { RedactionReport } from '../../core/redaction/gate.js';
 import { BODY_MAX, TITLE_MAX } from '../../shared/types.js';
 import type { ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
+import { redactedNote } from './record.js';
 
 const description = `Replace a stored fact that is no longer true: marks the old record superseded (kept as history, no longer returned by default) and creates its replacement with the same type and scope. Use it when the developer changes a decision, convention or preference, or a record turns out wrong; use ctx_record for facts that are new.
 The body is the full new fact, not a diff; the rationale says why it changed and is appended to the body. If the old record was already superseded, the call fails and names current_head: supersede that one instead.`;
@@ -31,7 +33,8 @@ export function registerSupersede(server: McpServer, ctx: ToolContext): void {
     },
     run(args): Json {
       const { app } = ctx;
-      const res = supersedeRecord(app.records(), args.old_id, {
+      const reports: RedactionReport[] = [];
+      const res = supersedeRecord({ ...app.records(), onRedacted: (r) => reports.push(r) }, args.old_id, {
         body: args.new_body,
         rationale: args.rationale,
         title: args.new_title,
@@ -46,6 +49,7 @@ export function registerSupersede(server: McpServer, ctx: ToolContext): void {
         scope: res.record.scope,
         title: res.record.title,
         valid_from: res.record.valid_from,
+        ...(reports[0] ? { redacted: redactedNote(reports[0]) } : {}),
       };
     },
   });

@@ -163,4 +163,62 @@ describe('agentctx consolidate (built CLI)', () => {
     expect(after.pragma('integrity_check', { simple: true })).toBe('ok');
     after.close();
   });
+
+  it('near-duplicate candidates come back after their rows are deleted; a dismissal outlives them', () => {
+    const pairs = [
+      ['zorblat', 'quuxhandler', 'flumox'],
+      ['vextrin', 'plomber', 'gadrule'],
+      ['snarfle', 'wibcore', 'trelloid'],
+    ].map(([what, where, fn]) => {
+      const a = record(
+        'bugfix',
+        `Fix ${what} crash in ${where}`,
+        `Null check in ${where} ${fn}; root cause was a missing guard.`,
+      );
+      const b = record(
+        'bugfix',
+        `Fixed the ${what} crash in ${where}`,
+        `Added a null check in ${where} ${fn}; the root cause was a missing guard there.`,
+      );
+      return [a.id, b.id].sort().join('~');
+    });
+    const listed = () => {
+      const st = runJson<{ merge_candidates: { top: { record_a: string; record_b: string }[] } }>(
+        ['status'],
+        {
+          cwd: repo,
+          env,
+        },
+      );
+      return st.json.merge_candidates.top.map((c) => [c.record_a, c.record_b].sort().join('~')).sort();
+    };
+    expect(runJson(['consolidate'], { cwd: repo, env }).code).toBe(0);
+    const all = listed();
+    expect(all).toEqual([...pairs].sort());
+    const [x, y] = pairs[1]!.split('~') as [string, string];
+    const dismissed = runJson(['merge', y, x, '--dismiss'], { cwd: repo, env });
+    expect(dismissed.code).toBe(0);
+    const want = all.filter((p) => p !== pairs[1]);
+    expect(listed()).toEqual(want);
+
+    const wipe = (sql: string[]) => {
+      const db = openDb(join(t.path, '.agentctx', 'agentctx.db'));
+      for (const q of sql) db.prepare(q).run();
+      db.close();
+    };
+    // the derived rows deleted: the next run notices and scans again
+    wipe(['DELETE FROM merge_candidates']);
+    expect(listed()).toEqual([]);
+    const again = runJson<Record<string, unknown>>(['consolidate'], { cwd: repo, env });
+    expect(again.json.rebuilt).toBe('lost');
+    expect(listed()).toEqual(want);
+    // everything derived about duplicates deleted, then the documented rebuild
+    wipe(['DELETE FROM merge_candidates', 'DELETE FROM consolidation_runs']);
+    const rebuilt = runJson<Record<string, unknown>>(['consolidate', '--rebuild'], { cwd: repo, env });
+    expect(rebuilt.json.rebuilt).toBe('requested');
+    expect(rebuilt.json.merge_candidates).toBe(2);
+    expect(listed()).toEqual(want);
+    const text = runAgentctx(['consolidate', '--rebuild'], { cwd: repo, env }).stdout;
+    expect(text).toContain('merge candidates   2 (see agentctx status); rebuilt from the records');
+  });
 });

@@ -147,6 +147,30 @@ describe.skipIf(!CLAUDE_BIN).each(backends)('LLM backend contract: %s', (name, m
     }
   });
 
+  it('re-sightings by id (reinforces) are offered to the model and come back through', async () => {
+    const sightings = [
+      { id: '01JX0000000000000000000001', confidence: 'inferred' },
+      { id: '01JX0000000000000000000002', confidence: 'explicit' },
+    ];
+    api.setScript((req) => answerFor(req, { ...ANSWER, reinforces: sightings }));
+    const marker = `transcript-${rand(8)}`;
+    const resp = await make().structured(request(`Developer: ${marker} pnpm again.`));
+    expect(parseExtractionOutput(resp.output)?.output.reinforces).toEqual(sightings);
+    // the schema the model answered against has the field, with its shape
+    const asked = api.requests.find((r) => r.raw.includes(marker))!;
+    const tools = asked.body.tools as {
+      name: string;
+      input_schema: { properties: Record<string, unknown> };
+    }[];
+    const tool = tools.find(
+      (x) => x.name === (name === 'claude-cli' ? 'StructuredOutput' : 'record_context'),
+    )!;
+    expect(tool.input_schema.properties.reinforces).toMatchObject({
+      type: 'array',
+      items: { properties: { id: { type: 'string' }, confidence: { enum: ['explicit', 'inferred'] } } },
+    });
+  });
+
   it('an HTTP error becomes an LlmError', async () => {
     api.setScript(() => ({ status: 400, content: [] }));
     await expect(make().structured(request('Developer: hello'))).rejects.toBeInstanceOf(LlmError);

@@ -9,6 +9,7 @@ import { search } from '../../../../src/core/retrieval/search.js';
 import type { Embedder } from '../../../../src/embed/embedder.js';
 import { MODELS } from '../../../../src/embed/models.js';
 import { loadTransformersEmbedder } from '../../../../src/embed/transformers.js';
+import { listMergeCandidates } from '../../../../src/storage/consolidation-repo.js';
 import { createJsVectorStore } from '../../../../src/storage/vectors/js-store.js';
 import { FIXTURE_MODELS } from '../../../support/models.js';
 import { testStore } from '../../../support/store.js';
@@ -165,12 +166,16 @@ describe('semantic consolidation (glove fixture, JS store)', () => {
         vectors: store,
       });
       expect(summary.finished).toBe(true);
-      const status = s.db
-        .prepare('SELECT status FROM merge_candidates WHERE record_a = ? AND record_b = ?')
-        .get(d, e) as {
-        status: string;
-      };
-      expect(status.status).toBe('dismissed');
+      // the dismissal is stored apart from the derived list, and the scan never proposes the pair
+      expect(s.db.prepare('SELECT id_a, id_b FROM merge_dismissals').all()).toEqual([{ id_a: d, id_b: e }]);
+      expect(
+        s.db
+          .prepare(
+            "SELECT COUNT(*) AS n FROM merge_candidates WHERE record_a = ? AND record_b = ? AND status = 'open'",
+          )
+          .get(d, e),
+      ).toEqual({ n: 0 });
+      expect(listMergeCandidates(s.db, ['p1', '_global'], 100).some((c) => c.record_b === e)).toBe(false);
     } finally {
       s.db.close();
       dir.cleanup();

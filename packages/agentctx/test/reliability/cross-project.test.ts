@@ -21,7 +21,7 @@ import { fakeRepo, tempDir } from '../support/tmp.js';
  * left exactly as it was.
  */
 
-const NAMES = ['alpha', 'beta', 'gamma', 'delta'].slice(0, scale(3, 4));
+const NAMES = ['alpha', 'beta', 'gamma', 'delta'].slice(0, scale(2, 4));
 const QUERIES = [
   'zebra queue ledger checkout',
   'MARK',

@@ -18,8 +18,8 @@ import { fakeRepo, tempDir } from '../support/tmp.js';
  * vectors, byte for byte, and the same records as one uninterrupted run.
  */
 
-const RECORDS = scale(600, 10_000);
-const KILLS = scale(3, 20);
+const RECORDS = scale(400, 4000);
+const KILLS = scale(3, 12);
 
 let t: ReturnType<typeof tempDir>;
 let repo: string;

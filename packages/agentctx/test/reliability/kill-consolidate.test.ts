@@ -17,8 +17,8 @@ import { fakeRepo, tempDir } from '../support/tmp.js';
  * (support/kill-compare.ts says what "identical" means for timestamps and minted ids).
  */
 
-const RECORDS = scale(2500, 20_000);
-const KILLS = scale(3, 20);
+const RECORDS = scale(2500, 10_000);
+const KILLS = scale(3, 12);
 
 let t: ReturnType<typeof tempDir>;
 let repo: string;

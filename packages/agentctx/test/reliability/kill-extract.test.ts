@@ -30,8 +30,8 @@ import { TranscriptBuilder } from '../support/transcript-fixture.js';
  * killed run made were paid for, so the cost columns may only be higher, never lower.
  */
 
-const TRANSCRIPT_MB = scale(0.5, 100);
-const KILLS = scale(3, 20);
+const TRANSCRIPT_MB = scale(0.5, 50);
+const KILLS = scale(3, 12);
 const SESSION = 'kill-extract-session';
 
 let t: ReturnType<typeof tempDir>;

@@ -22,7 +22,7 @@ import { scanVectorDuplicates } from './vector-duplicates.js';
 
 /**
  * One consolidation pass over a project and the global profile (SPEC §4 SessionEnd):
- * scores → exact-duplicate merges → near-duplicate candidates → profile refresh → code graph →
+ * exact-duplicate merges → scores → near-duplicate candidates → profile refresh → code graph →
  * CLAUDE.md drift scores → the SessionStart digest. Every step reads the current records (inputs.ts),
  * plans as a pure function of them and `now` (plan.ts, scores.ts, duplicates.ts), then writes
  * in its own short transactions (apply.ts), so the process can be killed at any point: a rerun
@@ -128,6 +128,17 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     persist(false);
     committed('start');
 
+    // merges first: a keeper's score must reflect the sightings, pin and confidence it absorbs
+    step('duplicates', () => {
+      const plans = planExactMerges(dupInputs(db, namespaces), deps.reinforceThreshold ?? 3);
+      plans.forEach((p, i) => {
+        applyMerge(db, deps.newId, p, nowIso);
+        summary.merged += p.copies.length;
+        deps.onProgress?.('duplicates', i + 1, plans.length);
+        committed('duplicates');
+      });
+    });
+
     step('scores', () => {
       const rows = scoreInputs(db, namespaces);
       summary.records = rows.length;
@@ -143,16 +154,6 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     step('term frequencies', () => {
       if (fullText) summary.term_df = refreshTermDf(db).rebuilt;
       committed('term-frequencies');
-    });
-
-    step('duplicates', () => {
-      const plans = planExactMerges(dupInputs(db, namespaces), deps.reinforceThreshold ?? 3);
-      plans.forEach((p, i) => {
-        applyMerge(db, deps.newId, p, nowIso);
-        summary.merged += p.copies.length;
-        deps.onProgress?.('duplicates', i + 1, plans.length);
-        committed('duplicates');
-      });
     });
 
     step('near-duplicates', () => {

@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// `npm run bench:faults`: the fault suite (test/reliability) with its larger counts — 50 record
+// lanes × 20 into a warm store, 20 kill -9 points each of consolidate (20,000 records), extract
+// (a 100 MB transcript) and the embedding backfill (10,000 records), 7,000 fuzzed hook payloads,
+// every damaged store, four projects side by side, the dashboard's hostile requests — then
+// prints the figures the tests measured, by section, and the run's summary. Every figure comes
+// from a passing assertion: a failing test fails the run. Run `npm run build` first.
+// Usage: node scripts/bench-faults.mjs [vitest file filters…]   AGENTCTX_FAULTS_SEED=N to reseed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const seed = Number(process.env.AGENTCTX_FAULTS_SEED) || 20_240_611;
+const filters = process.argv.slice(2);
+const dir = mkdtempSync(join(tmpdir(), 'agentctx-bench-faults-'));
+const figuresFile = join(dir, 'figures.jsonl');
+
+if (!existsSync(join(root, 'dist', 'cli.js'))) {
+  process.stderr.write('bench:faults: build first (npm run build)\n');
+  process.exit(2);
+}
+
+const started = Date.now();
+const vitest = join(root, '..', '..', 'node_modules', 'vitest', 'vitest.mjs');
+const res = spawnSync(
+  process.execPath,
+  [vitest, 'run', ...(filters.length ? filters : ['test/reliability']), '--maxWorkers=1'],
+  {
+    cwd: root,
+    env: { ...process.env, AGENTCTX_FAULTS_BENCH: '1', AGENTCTX_FAULTS_FIGURES: figuresFile },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  },
+);
+// secrets kept: the redaction gate's own seeded corpus (20 families × 2,000 generated secrets),
+// which fails on any leak; its per-family lines are summed here
+const secretsTest = 'test/unit/core/redaction/false-positives.test.ts';
+const secretsRun = spawnSync(process.execPath, [vitest, 'run', secretsTest], {
+  cwd: root,
+  env: process.env,
+  encoding: 'utf8',
+  maxBuffer: 64 * 1024 * 1024,
+});
+let secretsKept = 0;
+let secretsTried = 0;
+let families = 0;
+for (const m of `${secretsRun.stdout}`.matchAll(/^secret\s+\S+\s+leaked (\d+)\/(\d+)/gm)) {
+  secretsKept += Number(m[1]);
+  secretsTried += Number(m[2]);
+  families++;
+}
+const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+
+const figures = existsSync(figuresFile)
+  ? readFileSync(figuresFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+  : [];
+rmSync(dir, { recursive: true, force: true });
+
+const show = (f) => `${f.value}${f.unit ? ` ${f.unit}` : ''}`;
+const out = [];
+out.push(
+  `fault suite, bench mode: seed ${seed}, node ${process.version}, ${cpus().length} cores, ${minutes} min` +
+    (res.status === 0 ? '' : ` — FAILED (vitest exit ${res.status}); figures below are partial`),
+);
+const sections = [...new Set(figures.filter((f) => f.section !== 'Summary').map((f) => f.section))];
+for (const s of sections) {
+  out.push('', `## ${s}`);
+  for (const f of figures.filter((x) => x.section === s)) out.push(`  ${f.name.padEnd(72, ' ')} ${show(f)}`);
+}
+
+// the summary: numbers that share a name before " (" are added up, their parts listed
+out.push('', '## Summary');
+const summary = figures.filter((f) => f.section === 'Summary');
+const groups = new Map();
+for (const f of summary) {
+  const name = f.name.replace(/ \(.*\)$/, '');
+  if (!groups.has(name)) groups.set(name, []);
+  groups.get(name).push(f);
+}
+for (const [name, parts] of groups) {
+  const numeric = parts.every((p) => typeof p.value === 'number');
+  const value = numeric ? parts.reduce((n, p) => n + p.value, 0) : parts.map((p) => p.value).join('; ');
+  const detail =
+    numeric && parts.length > 1
+      ? ` (${parts.map((p) => `${p.value} ${/\((.*)\)$/.exec(p.name)?.[1] ?? ''}`.trim()).join(', ')})`
+      : '';
+  out.push(`  ${name}: ${value}${detail}`);
+}
+out.push(
+  families > 0
+    ? `  secrets kept: ${secretsKept} of ${secretsTried} generated (${families} families; ${secretsTest}${secretsRun.status === 0 ? '' : ', FAILED'})`
+    : `  secrets kept: not measured (${secretsTest} printed no figures, exit ${secretsRun.status})`,
+);
+out.push(
+  '',
+  `reproduce: npm run build && npm run bench:faults   (seed ${seed}; AGENTCTX_FAULTS_SEED=N for another)`,
+);
+process.stdout.write(`${out.join('\n')}\n`);
+process.exit(res.status === 0 && secretsRun.status === 0 ? 0 : 1);

@@ -20,6 +20,7 @@ export const COMMANDS: Readonly<Record<string, Loader>> = Object.freeze({
   profile: async () => (await import('./commands/profile.js')).command,
   sync: async () => (await import('./commands/sync.js')).command,
   merge: async () => (await import('./commands/merge.js')).command,
+  scrub: async () => (await import('./commands/scrub.js')).command,
 });
 
 /** The loader of command `name`; own entries only, so `constructor` or `__proto__` are no command. */

@@ -155,6 +155,16 @@ export const MIGRATIONS: readonly string[] = [
   INSERT OR IGNORE INTO merge_dismissals (project_id, id_a, id_b, dismissed_at)
     SELECT project_id, record_a, record_b, detected_at FROM merge_candidates WHERE status = 'dismissed';
   `,
+  // 7: the secret scrub's bookkeeping (derived; storage/scrub-repo.ts): per scanned table, the
+  // redactor fingerprint it was last checked with and how far (rowid) that check got, and the
+  // log files' checked lengths. Opening a store with it also stops older agentctx versions, whose
+  // writes skip the redaction gate, from writing to it.
+  `
+  CREATE TABLE scrub_state (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

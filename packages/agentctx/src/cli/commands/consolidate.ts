@@ -1,6 +1,7 @@
 import type { App } from '../../app/context.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
+import { runScrub } from '../../app/scrub.js';
 import { loadEmbedder, openSemantic, semanticConfig } from '../../app/semantic.js';
 import { backfillEmbeddings, countPending } from '../../core/consolidation/backfill.js';
 import { consolidate } from '../../core/consolidation/run.js';
@@ -10,6 +11,7 @@ import { errorMessage } from '../../shared/errors.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
 import { num } from '../args.js';
 import type { Command } from '../command.js';
+import { scrubLine } from '../scrub-report.js';
 
 const DEFAULT_BUDGET_MS = 60_000;
 
@@ -41,6 +43,11 @@ export const command: Command = {
     };
     try {
       const started = performance.now();
+      // first: secrets older versions kept go before anything is embedded, indexed or digested
+      const scrub = await runScrub(a, { budgetMs: budgetMs / 2 }).catch((err: unknown) => {
+        appendLog(a.paths.logs, 'consolidate', `project=${a.project.id} scrub failed: ${errorMessage(err)}`);
+        return { error: errorMessage(err) };
+      });
       const semantic = await embedStep(a, {
         rebuild: args.flags.rebuildEmbeddings === true,
         tty,
@@ -84,13 +91,14 @@ export const command: Command = {
         }`,
         `  CLAUDE.md drift    ${summary.drift.missing} missing, ${summary.drift.contradicted} contradicted`,
         `  digest             ${summary.digest.tokens} tokens, ${summary.digest.ids} records`,
+        `  secrets scrubbed   ${scrubLine(scrub)}`,
         `  embeddings         ${
           emb.status === 'on'
             ? `${emb.embedded} embedded, ${emb.pending} pending (${emb.model}, ${emb.store})`
             : `off: ${emb.reason}`
         }${emb.status === 'on' && emb.reason ? `; ${emb.reason}` : ''}`,
       ].join('\n');
-      return { json: { ...summary, embeddings: emb }, text };
+      return { json: { ...summary, embeddings: emb, scrub }, text };
     } catch (err) {
       if (tty) process.stderr.write('\r\x1b[2K');
       appendLog(a.paths.logs, 'consolidate', `project=${a.project.id} failed: ${errorMessage(err)}`);

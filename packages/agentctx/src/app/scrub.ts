@@ -1,0 +1,113 @@
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { composeDigest } from '../core/digest/digest.js';
+import { readDigest, writeDigest } from '../core/digest/digest-file.js';
+import { redactorFingerprint } from '../core/redaction/fingerprint.js';
+import { emptyReport, mergeReports, type RedactionReport, redactText } from '../core/redaction/gate.js';
+import { type StoreScrubReport, scrubStore } from '../core/redaction/scrub.js';
+import {
+  type FileScrubReport,
+  type LogScrubState,
+  scrubLogs,
+  scrubTextFile,
+} from '../core/redaction/scrub-files.js';
+import { readScrubState, writeScrubState } from '../storage/scrub-repo.js';
+import { loadSqliteVec } from '../storage/vectors/open.js';
+import type { App } from './context.js';
+import { tryLock } from './lock.js';
+
+/**
+ * The secret scrub over everything agentctx keeps (core/redaction/scrub.ts, scrub-files.ts):
+ * the store, then the digests that show a rewritten record or hold a secret (this project's is
+ * composed again; another project's is removed, and its next SessionStart has it rebuilt), the
+ * exported profile, and the logs. `agentctx consolidate` runs it first, time-boxed; `agentctx
+ * scrub` runs it whole. One scrub at a time per home (lock `scrub`).
+ */
+
+/** What a scrub did, by place: kinds and counts, never values (`secrets` is the store's rows). */
+export interface ScrubSummary extends Omit<StoreScrubReport, 'changed_ids'> {
+  digests: { rewritten: number; removed: number; secrets: RedactionReport };
+  profile: { rewritten: boolean; secrets: RedactionReport };
+  logs: FileScrubReport;
+  ms: number;
+}
+
+export type ScrubOutcome = ScrubSummary | { skipped: 'locked' };
+
+const LOGS_KEY = 'logs';
+
+export async function runScrub(
+  a: App,
+  opts: { budgetMs?: number; compactAlways?: boolean } = {},
+): Promise<ScrubOutcome> {
+  const t0 = performance.now();
+  const lock = tryLock(a.paths.locks, 'scrub', 30 * 60_000);
+  if (!lock) return { skipped: 'locked' };
+  try {
+    const db = a.db;
+    const extra = a.config.redact?.extraPatterns;
+    const fingerprint = redactorFingerprint(extra);
+    // a record's sqlite-vec row can only be dropped with the extension loaded
+    if (db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'records_vec'").get()) await loadSqliteVec(db);
+    const store = scrubStore({
+      db,
+      redact: a.redact,
+      fingerprint,
+      ...(opts.budgetMs !== undefined ? { budgetMs: opts.budgetMs } : {}),
+      ...(opts.compactAlways ? { compactAlways: true } : {}),
+    });
+    const digests = scrubDigests(a, new Set(store.changed_ids));
+    const profile = scrubTextFile(join(a.paths.profile, 'profile.md'), a.redact, 'profile');
+    const logs = scrubLogs(a.paths.logs, a.redact, fingerprint, readScrubState<LogScrubState>(db, LOGS_KEY));
+    writeScrubState(db, LOGS_KEY, logs.state);
+    const { changed_ids: _ids, ...rest } = store;
+    return {
+      ...rest,
+      digests,
+      profile: { rewritten: (profile?.count ?? 0) > 0, secrets: profile ?? emptyReport() },
+      logs: logs.report,
+      ms: Math.round(performance.now() - t0),
+    };
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * Digests showing a rewritten record, or holding a secret themselves: this project's is composed
+ * again from the scrubbed store; another project's is removed (derived: its next SessionStart
+ * starts a consolidation that writes it again).
+ */
+function scrubDigests(
+  a: App,
+  changed: ReadonlySet<string>,
+): { rewritten: number; removed: number; secrets: RedactionReport } {
+  const out = { rewritten: 0, removed: 0, secrets: emptyReport() };
+  let names: string[];
+  try {
+    names = readdirSync(a.paths.digests).filter((n) => n.endsWith('.md'));
+  } catch {
+    return out;
+  }
+  const reports: RedactionReport[] = [];
+  for (const name of names) {
+    const projectId = name.slice(0, -'.md'.length);
+    const digest = readDigest(a.paths.digests, projectId);
+    if (!digest) continue;
+    const leak = redactText(a.redact, digest.text, 'digest');
+    if (leak.report.count === 0 && leak.text === digest.text && !digest.ids.some((id) => changed.has(id)))
+      continue;
+    reports.push(leak.report);
+    if (projectId === a.project.id) {
+      const d = composeDigest(a.db, a.project, { now: a.clock() });
+      writeDigest(a.paths.digests, projectId, { ...d, text: redactText(a.redact, d.text, 'digest').text });
+      out.rewritten++;
+    } else {
+      rmSync(join(a.paths.digests, name), { force: true });
+      rmSync(join(a.paths.digests, `${projectId}.ids.json`), { force: true });
+      out.removed++;
+    }
+  }
+  out.secrets = mergeReports(reports);
+  return out;
+}

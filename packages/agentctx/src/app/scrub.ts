@@ -11,7 +11,12 @@ import {
   scrubLogs,
   scrubTextFile,
 } from '../core/redaction/scrub-files.js';
-import { readScrubState, writeScrubState } from '../storage/scrub-repo.js';
+import {
+  dropSqliteVecRows,
+  hasSqliteVecTable,
+  readScrubState,
+  writeScrubState,
+} from '../storage/scrub-repo.js';
 import { loadSqliteVec } from '../storage/vectors/open.js';
 import type { App } from './context.js';
 import { tryLock } from './lock.js';
@@ -47,8 +52,6 @@ export async function runScrub(
     const db = a.db;
     const extra = a.config.redact?.extraPatterns;
     const fingerprint = redactorFingerprint(extra);
-    // a record's sqlite-vec row can only be dropped with the extension loaded
-    if (db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'records_vec'").get()) await loadSqliteVec(db);
     const store = scrubStore({
       db,
       redact: a.redact,
@@ -56,10 +59,14 @@ export async function runScrub(
       ...(opts.budgetMs !== undefined ? { budgetMs: opts.budgetMs } : {}),
       ...(opts.compactAlways ? { compactAlways: true } : {}),
     });
+    // a sqlite-vec row can only be dropped with the extension loaded: only when there is one to drop
+    if (store.changed_ids.length > 0 && hasSqliteVecTable(db) && (await loadSqliteVec(db)) === null)
+      store.embeddings_dropped += dropSqliteVecRows(db, store.changed_ids);
     const digests = scrubDigests(a, new Set(store.changed_ids));
     const profile = scrubTextFile(join(a.paths.profile, 'profile.md'), a.redact, 'profile');
-    const logs = scrubLogs(a.paths.logs, a.redact, fingerprint, readScrubState<LogScrubState>(db, LOGS_KEY));
-    writeScrubState(db, LOGS_KEY, logs.state);
+    const logState = readScrubState<LogScrubState>(db, LOGS_KEY);
+    const logs = scrubLogs(a.paths.logs, a.redact, fingerprint, logState);
+    if (JSON.stringify(logs.state) !== JSON.stringify(logState)) writeScrubState(db, LOGS_KEY, logs.state);
     const { changed_ids: _ids, ...rest } = store;
     return {
       ...rest,

@@ -118,25 +118,24 @@ export function rewriteRow(
   return res.changes === 1;
 }
 
-function tableExists(db: Db, name: string): boolean {
-  return Boolean(db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name));
-}
-
 /**
- * Drop a record's stored vector (the JavaScript store's row, and sqlite-vec's when the
- * extension is loaded on this connection); the record is pending again, so the next backfill
- * embeds the new text (a vec0 row left behind is replaced then). Returns how many were dropped.
+ * Drop a record's stored vector in the JavaScript store; the record is pending again, so the
+ * next backfill embeds the new text. sqlite-vec's rows: dropSqliteVecRows.
  */
 export function dropRecordVectors(db: Db, recordId: string): number {
-  let n = db.prepare('DELETE FROM records_vec_js WHERE record_id = ?').run(recordId).changes;
-  if (tableExists(db, 'records_vec')) {
-    try {
-      n += db.prepare('DELETE FROM records_vec WHERE record_id = ?').run(recordId).changes;
-    } catch {
-      // sqlite-vec not loaded here: the row is replaced when the record is embedded again
-    }
-  }
-  return n;
+  return db.prepare('DELETE FROM records_vec_js WHERE record_id = ?').run(recordId).changes;
+}
+
+export function hasSqliteVecTable(db: Db): boolean {
+  return Boolean(
+    db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'records_vec'").get(),
+  );
+}
+
+/** Drop these records' rows of sqlite-vec's table (the extension must be loaded on `db`). */
+export function dropSqliteVecRows(db: Db, recordIds: readonly string[]): number {
+  const del = db.prepare('DELETE FROM records_vec WHERE record_id = ?');
+  return db.transaction(() => recordIds.reduce((n, id) => n + del.run(id).changes, 0)).immediate();
 }
 
 /** Overwrite freed content with zeros on this connection (SQLite's secure_delete); returns the old setting. */

@@ -4,7 +4,7 @@
  * (scrub.ts) checks every stored text again when it changes: after an upgrade, or when the
  * user adds a pattern.
  */
-import { sha256Hex } from '../../shared/sha256.js';
+import { createHash } from 'node:crypto';
 import { VERSION } from '../../version.js';
 import { compileExtraPatterns } from './redact.js';
 import { BUILTIN_RULES, type RedactionRule } from './rules.js';
@@ -16,5 +16,5 @@ function ruleText(r: RedactionRule): string {
 export function redactorFingerprint(extraPatterns: unknown): string {
   const extra = compileExtraPatterns(extraPatterns).rules;
   const text = [`agentctx ${VERSION}`, ...BUILTIN_RULES.map(ruleText), '--', ...extra.map(ruleText)];
-  return sha256Hex(text.join('\n')).slice(0, 16);
+  return createHash('sha256').update(text.join('\n')).digest('hex').slice(0, 16);
 }

@@ -1,7 +1,16 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDb } from '../../../src/storage/open.js';
-import { NOT_FREE_TEXT, SCRUBBED_COLUMNS, vacuumStore } from '../../../src/storage/scrub-repo.js';
+import {
+  dropRecordVectors,
+  dropSqliteVecRows,
+  hasSqliteVecTable,
+  NOT_FREE_TEXT,
+  SCRUBBED_COLUMNS,
+  vacuumStore,
+} from '../../../src/storage/scrub-repo.js';
+import { loadSqliteVec } from '../../../src/storage/vectors/open.js';
+import { createSqliteVecStore } from '../../../src/storage/vectors/sqlite-vec-store.js';
 import { insertLegacy, legacyId } from '../../support/legacy-store.js';
 import { tempDir } from '../../support/tmp.js';
 
@@ -64,6 +73,31 @@ describe('the scrub covers the schema', () => {
         )
         .get() as { title: string };
       expect(hit.title).toBe('zqrow 7');
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('a rewritten record loses its stored vectors', () => {
+  it('in the JavaScript store and in sqlite-vec', async () => {
+    const db = openDb(join(t.path, 'c.db'));
+    try {
+      const id = legacyId();
+      insertLegacy(db, 'p1', [{ id, title: 'x', body: 'y' }]);
+      expect(hasSqliteVecTable(db)).toBe(false);
+      expect(dropRecordVectors(db, id)).toBe(1);
+      expect(dropRecordVectors(db, id)).toBe(0);
+      const reason = await loadSqliteVec(db);
+      if (reason !== null) {
+        console.log(`sqlite-vec part skipped: ${reason}`);
+        return;
+      }
+      const store = createSqliteVecStore(db, 4);
+      store.upsert(id, new Float32Array([1, 0, 0, 0]));
+      expect(hasSqliteVecTable(db)).toBe(true);
+      expect(dropSqliteVecRows(db, [id, 'missing'])).toBe(1);
+      expect(store.get(id)).toBeUndefined();
     } finally {
       db.close();
     }

@@ -60,8 +60,10 @@ function scrub(db: Db, extra: Partial<Parameters<typeof scrubStore>[0]> = {}) {
 
 describe('scrubStore', () => {
   it('keeps no piece of any secret of any family, in any table or in the file bytes', () => {
+    // AGENTCTX_SCRUB_SAMPLES=100 reproduces the figure of docs/RELIABILITY.md ("Secrets")
+    const per = Number(process.env.AGENTCTX_SCRUB_SAMPLES) || 12;
     const samples = Object.values(SECRET_FAMILIES).flatMap((arb) =>
-      fc.sample(withNoise(arb), { numRuns: 12, seed: 2407 }),
+      fc.sample(withNoise(arb), { numRuns: per, seed: per === 12 ? 2407 : 9001 }),
     );
     const { db, path } = legacyStore(samples);
     try {
@@ -78,8 +80,15 @@ describe('scrubStore', () => {
       // the report holds kinds and counts, never a value
       expect(leakedPieces(samples, JSON.stringify(report), true)).toEqual([]);
 
-      expect(leakedPieces(samples, storeText(db))).toEqual([]);
-      expect(leakedPieces(samples, rawStoreBytes(path), true)).toEqual([]);
+      const left = [
+        ...leakedPieces(samples, storeText(db)),
+        ...leakedPieces(samples, rawStoreBytes(path), true),
+      ];
+      const secrets = samples.reduce((k, s) => k + s.secrets.length, 0);
+      console.log(
+        `scrub: secrets kept ${left.length === 0 ? 0 : 'SOME'} of ${secrets} (${samples.length} samples, ${before.n} rows, ${report.changed} rewritten, ${report.history_changed} history)`,
+      );
+      expect(left).toEqual([]);
       ftsIntact(db);
       const rows = db.prepare('SELECT COUNT(*) AS n FROM records').get() as { n: number };
       expect(rows.n).toBe(before.n); // in place: nothing added, nothing lost
@@ -116,7 +125,7 @@ describe('scrubStore', () => {
           db.close();
         }
       }),
-      { seed: 24071, numRuns: 20 },
+      { seed: 24071, numRuns: 15 },
     );
   });
 

@@ -24,7 +24,7 @@ import { tryLock } from './lock.js';
 /**
  * The secret scrub over everything agentctx keeps (core/redaction/scrub.ts, scrub-files.ts):
  * the store, then the digests that show a rewritten record or hold a secret (this project's is
- * composed again; another project's is removed, and its next SessionStart has it rebuilt), the
+ * composed again; another project's is removed or redacted, scrubDigests), the
  * exported profile, and the logs. `agentctx consolidate` runs it first, time-boxed; `agentctx
  * scrub` runs it whole. One scrub at a time per home (lock `scrub`).
  */
@@ -82,8 +82,9 @@ export async function runScrub(
 
 /**
  * Digests showing a rewritten record, or holding a secret themselves: this project's is composed
- * again from the scrubbed store; another project's is removed (derived: its next SessionStart
- * starts a consolidation that writes it again).
+ * again from the scrubbed store; another project's is removed when it shows a rewritten record
+ * (derived: its next SessionStart starts a consolidation that writes it again), else redacted in
+ * place.
  */
 function scrubDigests(
   a: App,
@@ -102,17 +103,22 @@ function scrubDigests(
     const digest = readDigest(a.paths.digests, projectId);
     if (!digest) continue;
     const leak = redactText(a.redact, digest.text, 'digest');
-    if (leak.report.count === 0 && leak.text === digest.text && !digest.ids.some((id) => changed.has(id)))
-      continue;
+    const shows = digest.ids.some((id) => changed.has(id));
+    if (leak.text === digest.text && !shows) continue;
     reports.push(leak.report);
     if (projectId === a.project.id) {
       const d = composeDigest(a.db, a.project, { now: a.clock() });
       writeDigest(a.paths.digests, projectId, { ...d, text: redactText(a.redact, d.text, 'digest').text });
       out.rewritten++;
-    } else {
+    } else if (shows) {
+      // it may show a rewritten record's secret cut where the redactor cannot see it whole
       rmSync(join(a.paths.digests, name), { force: true });
       rmSync(join(a.paths.digests, `${projectId}.ids.json`), { force: true });
       out.removed++;
+    } else {
+      // redacted in place: removing it would only have it written, and checked, again
+      writeDigest(a.paths.digests, projectId, { ...digest, text: leak.text });
+      out.rewritten++;
     }
   }
   out.secrets = mergeReports(reports);

@@ -73,7 +73,7 @@ export const command: Command = {
       appendLog(
         a.paths.logs,
         'consolidate',
-        `project=${a.project.id} finished=${summary.finished}${summary.stopped ? ` stopped=${summary.stopped}` : ''} records=${summary.records} scores=${summary.scores_updated} merged=${summary.merged} candidates=${summary.merge_candidates}${summary.rebuilt ? ` rebuilt=${summary.rebuilt}` : ''} drift=${summary.drift.missing}/${summary.drift.contradicted} digest=${summary.digest.tokens}t ms=${summary.duration_ms}`,
+        `project=${a.project.id} finished=${summary.finished}${summary.stopped ? ` stopped=${summary.stopped}` : ''} records=${summary.records} scores=${summary.scores_updated} merged=${summary.merged} candidates=${summary.merge_candidates}${summary.rebuilt ? ` rebuilt=${summary.rebuilt}` : ''} drift=${summary.drift.missing}/${summary.drift.contradicted} digest=${summary.digest.tokens}t${'changed' in scrub ? ` scrubbed=${scrub.changed}` : ''} ms=${summary.duration_ms}`,
       );
       const emb = semantic.report;
       const text = [

@@ -79,10 +79,14 @@ function legacyWorld(samples: GeneratedSecret[], marker: string): Legacy {
     join(home.digests, `${world.projectId}.ids.json`),
     JSON.stringify({ ids: shown.map((r) => r.id), tokens: 0, generated_at: '' }),
   );
+  // another project's digests: one showing a record the scrub rewrites, one only holding a secret
+  const rewritten = rows.find((r) => !r.supersededBy && r.body === samples[2]!.text)!;
+  writeFileSync(join(home.digests, 'other-a.md'), `# Project context for other\n- ${samples[2]!.text}\n`);
   writeFileSync(
-    join(home.digests, 'other-project.md'),
-    `# Project context for other\n- ${samples[2]!.text}\n`,
+    join(home.digests, 'other-a.ids.json'),
+    JSON.stringify({ ids: [rewritten.id], tokens: 0, generated_at: '' }),
   );
+  writeFileSync(join(home.digests, 'other-b.md'), `# Project context for other\n- ${samples[4]!.text}\n`);
   mkdirSync(home.profile, { recursive: true });
   writeFileSync(join(home.profile, 'profile.md'), `# Profile\n\n${samples[3]!.text}\n`);
   return {
@@ -171,7 +175,7 @@ describe('records an older version stored with secrets', () => {
       history_changed: l.history.length,
       vacuumed: true,
       wal_truncated: true,
-      digests: { rewritten: 1, removed: 1 },
+      digests: { rewritten: 2, removed: 1 },
       profile: { rewritten: true },
       logs: { rewritten: 2 },
     });
@@ -182,8 +186,11 @@ describe('records an older version stored with secrets', () => {
     expect(scrub.changed).toBeGreaterThanOrEqual(samples.length);
     expect(Object.keys(scrub.secrets.kinds).length).toBeGreaterThan(10);
     expect(leakedPieces(samples, JSON.stringify(run.json) + run.stderr, true)).toEqual([]);
-    // the other project's digest is gone (its next SessionStart has it rebuilt); ours is composed again
-    expect(existsSync(join(l.home.digests, 'other-project.md'))).toBe(false);
+    // another project's digest showing a rewritten record is gone (its next SessionStart has it
+    // rebuilt), one only holding a secret is redacted in place; ours is composed again
+    expect(existsSync(join(l.home.digests, 'other-a.md'))).toBe(false);
+    expect(existsSync(join(l.home.digests, 'other-a.ids.json'))).toBe(false);
+    expect(readFileSync(join(l.home.digests, 'other-b.md'), 'utf8')).toContain('[REDACTED:');
     expect(readFileSync(join(l.home.digests, `${l.world.projectId}.md`), 'utf8')).toContain('zqlegacy');
 
     const out = await everythingOut(l, 'zqlegacy');

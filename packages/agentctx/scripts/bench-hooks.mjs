@@ -1,9 +1,11 @@
 // Hook latency benchmark: `agentctx hook session-start` and `agentctx hook user-prompt-submit`
 // (a short and a 55-word prompt) as whole child processes, against `node -e 0` started in the
 // same run, interleaved, on stores of 1,000 / 10,000 / 100,000 records. Prints medians and
-// ratios. Run `npm run build` first. Usage: node scripts/bench-hooks.mjs [--rounds N] [--sizes 1000,10000]
+// ratios. "stale digest" is SessionStart right after a record was retired (the retirement
+// counters moved past the digest's stamp): it opens the store and recomposes the digest.
+// Run `npm run build` first. Usage: node scripts/bench-hooks.mjs [--rounds N] [--sizes 1000,10000]
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, LONG, prepareStore, SHORT } from './hook-bench-store.mjs';
@@ -37,8 +39,11 @@ try {
   );
   const rows = [];
   for (const n of SIZES) {
-    const { env, repo: linkRepo, buildMs, load } = prepareStore(dir, n);
-    const samples = { node: [], start: [], short: [], long: [] };
+    const { env, home, repo: linkRepo, buildMs, load, projectId } = prepareStore(dir, n);
+    const samples = { node: [], start: [], stale: [], short: [], long: [] };
+    const store = join(home, '.agentctx', 'agentctx.db');
+    const digestFile = join(home, '.agentctx', 'digests', `${projectId}.digest.json`);
+    const digest = JSON.parse(readFileSync(digestFile, 'utf8'));
     let injectedShort = 0;
     let injectedLong = 0;
     for (let i = 0; i < ROUNDS + 2; i++) {
@@ -52,6 +57,18 @@ try {
         env,
         linkRepo,
       );
+      // a retirement elsewhere: the next SessionStart recomposes (and writes the digest back)
+      appendFileSync(`${store}.retire-begun`, '.');
+      appendFileSync(`${store}.retire-done`, '.');
+      const stale = time(
+        [BIN, 'hook', 'session-start'],
+        payload({ hook_event_name: 'SessionStart', source: 'startup' }),
+        env,
+        linkRepo,
+      );
+      // the benchmark's own digest back, current again
+      digest.retire_stamp += 1;
+      writeFileSync(digestFile, JSON.stringify(digest));
       const c = time(
         [BIN, 'hook', 'user-prompt-submit'],
         JSON.stringify({
@@ -79,6 +96,7 @@ try {
       if (i < 2) continue; // warm-up
       samples.node.push(a.ms);
       samples.start.push(b.ms);
+      samples.stale.push(stale.ms);
       samples.short.push(c.ms);
       samples.long.push(d.ms);
       if (c.out) injectedShort++;
@@ -91,6 +109,8 @@ try {
       node_ms: base.toFixed(1),
       start_ms: median(samples.start).toFixed(1),
       start_x: (median(samples.start) / base).toFixed(2),
+      stale_ms: median(samples.stale).toFixed(1),
+      stale_x: (median(samples.stale) / base).toFixed(2),
       short_ms: median(samples.short).toFixed(1),
       short_x: (median(samples.short) / base).toFixed(2),
       long_ms: median(samples.long).toFixed(1),
@@ -101,12 +121,12 @@ try {
   }
   console.log('');
   console.log(
-    '| records | node -e 0 ms | session-start ms (×) | prompt short ms (×) | prompt 55 words ms (×) | injected | store build s |',
+    '| records | node -e 0 ms | session-start ms (×) | stale digest ms (×) | prompt short ms (×) | prompt 55 words ms (×) | injected | store build s |',
   );
-  console.log('|---:|---:|---:|---:|---:|---|---:|');
+  console.log('|---:|---:|---:|---:|---:|---:|---|---:|');
   for (const r of rows) {
     console.log(
-      `| ${r.records} | ${r.node_ms} | ${r.start_ms} (${r.start_x}×) | ${r.short_ms} (${r.short_x}×) | ${r.long_ms} (${r.long_x}×) | ${r.injected} | ${r.build_s} |`,
+      `| ${r.records} | ${r.node_ms} | ${r.start_ms} (${r.start_x}×) | ${r.stale_ms} (${r.stale_x}×) | ${r.short_ms} (${r.short_x}×) | ${r.long_ms} (${r.long_x}×) | ${r.injected} | ${r.build_s} |`,
     );
   }
   console.log(

@@ -132,6 +132,7 @@ function makeStore(dir, projectId, n) {
      VALUES (?, ?, ?, ?, ?, ?, 0, ?, 0, ?, ?, ?, NULL, ?, ?)`,
   );
   const ids = [];
+  const currentHandover = new Set();
   db.transaction(() => {
     for (let i = 0; i < n; i++) {
       const id = ulidLike(i);
@@ -141,11 +142,17 @@ function makeStore(dir, projectId, n) {
       const r = rand();
       const pid = r < 0.8 ? projectId : r < 0.9 ? 'f'.repeat(64) : '_global';
       const scope = pid === '_global' && type !== 'handover' && type !== 'profile' ? 'global' : 'project';
-      const superseded = rand() < 0.15 ? at : null;
+      const owner = scope === 'global' ? '_global' : pid === '_global' ? projectId : pid;
+      // one current handover per project (a unique index holds the store to it)
+      let superseded = rand() < 0.15 ? at : null;
+      if (type === 'handover' && !superseded) {
+        if (currentHandover.has(owner)) superseded = at;
+        else currentHandover.add(owner);
+      }
       const title = sentence(4 + Math.floor(rand() * 6)).slice(0, 119);
       insert.run(
         id,
-        scope === 'global' ? '_global' : pid === '_global' ? projectId : pid,
+        owner,
         type,
         title,
         body(),
@@ -169,9 +176,16 @@ function makeStore(dir, projectId, n) {
   const lines = ['# Project context: app', ''];
   for (let i = 0; i < 40; i++) lines.push(`- [decision] ${sentence(10)} (${ids[i % ids.length]})`);
   writeFileSync(join(digests, `${projectId}.md`), lines.join('\n'));
+  // nothing was retired through agentctx (the rows above were inserted as they are): stamp 0
   writeFileSync(
-    join(digests, `${projectId}.ids.json`),
-    JSON.stringify({ ids, tokens: 1300, generated_at: new Date().toISOString() }),
+    join(digests, `${projectId}.digest.json`),
+    JSON.stringify({
+      text: lines.join('\n'),
+      ids,
+      tokens: 1300,
+      generated_at: new Date().toISOString(),
+      retire_stamp: 0,
+    }),
   );
   return { home, env };
 }

@@ -11,6 +11,12 @@ export interface Config {
     dailyCostCapUsd: number;
   };
   embeddings: { enabled: boolean };
+  /**
+   * `queryVectors`: embed each ctx_search query in the MCP server (hybrid ranking). Off by
+   * default (SPEC §8 rung 1, Invariant 6: vectors are offline work): it keeps the embedding
+   * model resident in every session's MCP process (QUERY_VECTORS_MEMORY).
+   */
+  search: { queryVectors: boolean };
   /** Secret redaction: regex sources redacted as `[REDACTED:custom]` on top of the built-in rules. */
   redact: { extraPatterns: string[] };
   modelTier: 'default' | 'quality';
@@ -20,6 +26,7 @@ export interface Config {
 export const DEFAULT_CONFIG: Config = {
   llm: { enabled: true, backend: 'auto', model: 'claude-haiku-4-5', dailyCostCapUsd: 1 },
   embeddings: { enabled: true },
+  search: { queryVectors: false },
   redact: { extraPatterns: [] },
   modelTier: 'default',
   reinforceThreshold: 3,
@@ -79,6 +86,7 @@ export const CONFIG_KEYS: Record<string, (raw: string) => unknown> = {
   },
   'llm.dailyCostCapUsd': (raw) => positiveNumber(raw, 'llm.dailyCostCapUsd'),
   'embeddings.enabled': parseBool,
+  'search.queryVectors': parseBool,
   'redact.extraPatterns': (raw) => {
     // a JSON list of regex sources, or one source; invalid regexes are reported by `agentctx config`
     const t = raw.trim();

@@ -1,5 +1,5 @@
+import { writeStampedDigest } from '../core/digest/current-digest.js';
 import { composeDigest } from '../core/digest/digest.js';
-import { writeDigest } from '../core/digest/digest-file.js';
 import type { App } from './context.js';
 import { tryLock } from './lock.js';
 
@@ -20,14 +20,10 @@ export async function refreshDigest(app: App, waitMs = 60_000): Promise<boolean>
   if (!lock) return false;
   try {
     const now = app.clock();
-    const digest = composeDigest(app.db, app.project, { now });
-    writeDigest(app.paths.digests, app.project.id, {
-      text: digest.text,
-      ids: digest.ids,
-      tokens: digest.tokens,
-      generated_at: digest.generated_at,
-    });
-    return true;
+    const written = writeStampedDigest(app.db, app.paths.digests, app.project.id, () =>
+      composeDigest(app.db, app.project, { now }),
+    );
+    return written.digest !== null;
   } finally {
     lock.release();
   }

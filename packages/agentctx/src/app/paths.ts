@@ -36,7 +36,3 @@ export function sessionStatePath(paths: Paths, sessionId: string): string {
   const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 128) || 'unknown';
   return join(paths.tmp, `agentctx-${safe}.json`);
 }
-
-export function digestPath(paths: Paths, projectId: string): string {
-  return join(paths.digests, `${projectId}.md`);
-}

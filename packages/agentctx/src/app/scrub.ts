@@ -1,9 +1,6 @@
-import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { composeDigest } from '../core/digest/digest.js';
-import { readDigest, writeDigest } from '../core/digest/digest-file.js';
 import { redactorFingerprint } from '../core/redaction/fingerprint.js';
-import { emptyReport, mergeReports, type RedactionReport, redactText } from '../core/redaction/gate.js';
+import { emptyReport, type RedactionReport } from '../core/redaction/gate.js';
 import { type StoreScrubReport, scrubStore } from '../core/redaction/scrub.js';
 import {
   type FileScrubReport,
@@ -20,6 +17,7 @@ import {
 import { loadSqliteVec } from '../storage/vectors/open.js';
 import type { App } from './context.js';
 import { tryLock } from './lock.js';
+import { scrubDigests } from './scrub-digests.js';
 
 /**
  * The secret scrub over everything agentctx keeps (core/redaction/scrub.ts, scrub-files.ts):
@@ -78,49 +76,4 @@ export async function runScrub(
   } finally {
     lock.release();
   }
-}
-
-/**
- * Digests showing a rewritten record, or holding a secret themselves: this project's is composed
- * again from the scrubbed store; another project's is removed when it shows a rewritten record
- * (derived: its next SessionStart starts a consolidation that writes it again), else redacted in
- * place.
- */
-function scrubDigests(
-  a: App,
-  changed: ReadonlySet<string>,
-): { rewritten: number; removed: number; secrets: RedactionReport } {
-  const out = { rewritten: 0, removed: 0, secrets: emptyReport() };
-  let names: string[];
-  try {
-    names = readdirSync(a.paths.digests).filter((n) => n.endsWith('.md'));
-  } catch {
-    return out;
-  }
-  const reports: RedactionReport[] = [];
-  for (const name of names) {
-    const projectId = name.slice(0, -'.md'.length);
-    const digest = readDigest(a.paths.digests, projectId);
-    if (!digest) continue;
-    const leak = redactText(a.redact, digest.text, 'digest');
-    const shows = digest.ids.some((id) => changed.has(id));
-    if (leak.text === digest.text && !shows) continue;
-    reports.push(leak.report);
-    if (projectId === a.project.id) {
-      const d = composeDigest(a.db, a.project, { now: a.clock() });
-      writeDigest(a.paths.digests, projectId, { ...d, text: redactText(a.redact, d.text, 'digest').text });
-      out.rewritten++;
-    } else if (shows) {
-      // it may show a rewritten record's secret cut where the redactor cannot see it whole
-      rmSync(join(a.paths.digests, name), { force: true });
-      rmSync(join(a.paths.digests, `${projectId}.ids.json`), { force: true });
-      out.removed++;
-    } else {
-      // redacted in place: removing it would only have it written, and checked, again
-      writeDigest(a.paths.digests, projectId, { ...digest, text: leak.text });
-      out.rewritten++;
-    }
-  }
-  out.secrets = mergeReports(reports);
-  return out;
 }

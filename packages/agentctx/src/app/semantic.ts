@@ -18,6 +18,16 @@ import type { Paths } from './paths.js';
  * `AGENTCTX_MODEL_PATH` points at a folder holding it (tests and benchmarks use the fixtures).
  */
 
+/**
+ * What query-time vectors cost: the MCP server's resident memory after ctx_search calls,
+ * measured with `npm run measure:mcp-memory` (Linux x64, Node 20): keyword-only 70 MB; with
+ * `search.queryVectors` on, 146 MB with the small glove test fixture and about 430 MB with
+ * bge-small-en-v1.5 (the default model; the quality tier is larger still).
+ */
+export const QUERY_VECTORS_MEMORY =
+  'about 430 MB resident per MCP process with bge-small-en-v1.5, against 70 MB keyword-only';
+export const QUERY_VECTORS_HINT = `agentctx config set search.queryVectors true turns them on: ${QUERY_VECTORS_MEMORY}`;
+
 export interface SemanticConfig {
   enabled: boolean;
   /** Why the layer is off (config, unknown model). */

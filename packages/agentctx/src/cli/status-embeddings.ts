@@ -1,3 +1,4 @@
+import { vectorWorkOff } from '../app/ladder.js';
 import { packageInstalled, type SemanticConfig } from '../app/semantic.js';
 import { countPending } from '../core/consolidation/backfill.js';
 import { modelPresent } from '../embed/model-files.js';
@@ -36,10 +37,7 @@ export async function embeddingStatus(
     // an old store without the semantic tables: counts stay 0
   }
   const present = sc.model ? modelPresent(sc.modelsDir, sc.model) : false;
-  let off: string | undefined;
-  if (!sc.enabled) off = sc.offReason ?? 'turned off';
-  else if (!runtime) off = '@huggingface/transformers is not installed (optional dependency)';
-  else if (!present) off = `model ${sc.model?.name} is not downloaded (agentctx init --download-model)`;
+  const off = vectorWorkOff(sc);
   const json = {
     embeddings: {
       status: off ? 'off' : 'on',

@@ -1,4 +1,5 @@
 import type { App } from '../app/context.js';
+import { degradation, degradedMarker, type RungMarker } from '../app/ladder.js';
 import { appendLog } from '../app/log.js';
 import { errorMessage } from '../shared/errors.js';
 import { estimateTokens } from '../shared/tokens.js';
@@ -12,6 +13,33 @@ export interface ToolContext {
   sessionId: string | null;
   /** The background-loaded embedder (hybrid ctx_search once ready). */
   semantic?: McpSemantic;
+  /** The last reading of the degradation ladder (ladderMarker). */
+  ladder?: { at: number; marker: RungMarker | undefined };
+}
+
+/** How long a reading of the ladder serves (it checks files: config, model, credentials). */
+const LADDER_TTL_MS = 10_000;
+
+/**
+ * The `degraded` marker of SPEC §8 that retrieval results carry below rung 1 (app/ladder.ts),
+ * read at most every LADDER_TTL_MS. A search that fell further (like-search, pinned-only)
+ * reports its own rung instead.
+ */
+export function ladderMarker(ctx: ToolContext): RungMarker | undefined {
+  const now = Date.now();
+  if (!ctx.ladder || now - ctx.ladder.at > LADDER_TTL_MS) {
+    const { app } = ctx;
+    let marker: RungMarker | undefined;
+    try {
+      marker = degradedMarker(
+        degradation({ db: app.db, config: app.config, paths: app.paths, env: app.env, now: app.clock() }),
+      );
+    } catch (err) {
+      appendLog(app.paths.logs, 'mcp', `degradation check failed: ${errorMessage(err)}`);
+    }
+    ctx.ladder = { at: now, marker };
+  }
+  return ctx.ladder.marker;
 }
 
 /** Claude Code passes its session id to the processes it spawns. */

@@ -1,6 +1,6 @@
 import type { App } from '../app/context.js';
 import { appendLog } from '../app/log.js';
-import { loadEmbedder, packageInstalled, semanticConfig } from '../app/semantic.js';
+import { loadEmbedder, packageInstalled, QUERY_VECTORS_HINT, semanticConfig } from '../app/semantic.js';
 import type { Embedder } from '../embed/embedder.js';
 import { modelPresent } from '../embed/model-files.js';
 import { modelSignature } from '../embed/models.js';
@@ -9,11 +9,14 @@ import { openVectorStore } from '../storage/vectors/open.js';
 import type { VectorStore } from '../storage/vectors/store.js';
 
 /**
- * The MCP server's embedder, loaded in the background once the server is up: `ctx_search`
- * never waits for it. Until it is ready — and for good when embeddings are off, the runtime or
- * the model is missing, no vectors exist for the configured model, or loading fails — the
- * search is keyword-only exactly as without the semantic layer. Nothing here writes the store
- * or downloads anything: vectors come from consolidation.
+ * The MCP server's embedder for query-time vectors, an opt-in (`search.queryVectors`): by
+ * default vectors are offline work only (SPEC §8 rung 1, Invariant 6) and nothing here loads,
+ * so the embedding runtime never enters the process. When turned on, it loads in the
+ * background once the server is up: `ctx_search` never waits for it. Until it is ready — and
+ * for good when embeddings are off, the runtime or the model is missing, no vectors exist for
+ * the configured model, or loading fails — the search is keyword-only exactly as without the
+ * semantic layer. Nothing here writes the store or downloads anything: vectors come from
+ * consolidation.
  *
  * `AGENTCTX_MCP_EMBED_DELAY_MS` postpones the load (tests use it to show the first call does not
  * wait).
@@ -41,6 +44,8 @@ export function startSemantic(app: App): McpSemantic {
     appendLog(app.paths.logs, 'mcp', `ctx_search keyword-only: ${reason}`);
   };
   const load = async () => {
+    if (app.config.search?.queryVectors !== true)
+      return off(`query-time vectors are off (${QUERY_VECTORS_HINT})`);
     const sc = semanticConfig(app.config, app.paths, app.env);
     if (!sc.enabled || !sc.model) return off(sc.offReason ?? 'embeddings are off');
     const model = sc.model;

@@ -10,12 +10,15 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { syncFtsIndex } from './fts-index.js';
 import { migrate, SCHEMA_VERSION } from './migrations.js';
+import { installRetirementScope } from './retirement.js';
 
 /**
  * How every agentctx connection is opened, whichever way better-sqlite3 was loaded (the CLI
  * imports it; the hooks load it lazily): private files, WAL, busy timeout, foreign keys,
- * migrations. No driver import here, so the hook bundle can use it without loading SQLite.
+ * migrations, the full-text index. No driver import here, so the hook bundle can use it
+ * without loading SQLite.
  */
 
 export type Db = BetterSqlite3.Database;
@@ -113,10 +116,15 @@ function openLive(Database: DatabaseCtor, path: string, opts: OpenOptions): Db {
     db.exec(
       `PRAGMA busy_timeout = ${Math.trunc(opts.busyTimeoutMs ?? 10000)}; PRAGMA foreign_keys = ON; PRAGMA mmap_size = ${MMAP_BYTES};${opts.readonly ? '' : ' PRAGMA synchronous = NORMAL;'}`,
     );
+    // every transaction counts the retirements it commits (Invariant 3; storage/retirement.ts)
+    installRetirementScope(db);
     if (!opts.readonly && (fresh || db.pragma('journal_mode', { simple: true }) !== 'wal'))
       db.pragma('journal_mode = WAL');
-    if (!opts.readonly && (db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION)
-      migrate(db);
+    if (!opts.readonly) {
+      if ((db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) migrate(db);
+      // the full-text index where this SQLite has FTS5, paused where it has not (SPEC §8 rung 4)
+      syncFtsIndex(db);
+    }
   } catch (err) {
     db.close();
     throw err;

@@ -3,9 +3,14 @@ import type { Database } from 'better-sqlite3';
 /**
  * Versioned schema. Each entry upgrades `PRAGMA user_version` from its index to index + 1.
  * Never edit a migration that has shipped: append a new one.
+ *
+ * One exception, made so that a SQLite without FTS5 can open a store (SPEC §8 rung 4): the
+ * full-text index (records_fts, its triggers and records_fts_vocab) left migration 1 for
+ * storage/fts-index.ts, which creates it after the migrations on every connection whose SQLite
+ * has FTS5. A store made before holds the same objects, so every store ends with one schema.
  */
 export const MIGRATIONS: readonly string[] = [
-  // 1: the schema of SPEC §3.1
+  // 1: the schema of SPEC §3.1 (its FTS5 index: storage/fts-index.ts)
   `
   CREATE TABLE records (
     id              TEXT PRIMARY KEY,
@@ -30,19 +35,6 @@ export const MIGRATIONS: readonly string[] = [
     pending_embedding INTEGER DEFAULT 1
   );
 
-  CREATE VIRTUAL TABLE records_fts USING fts5(title, body, content=records, content_rowid=rowid);
-
-  CREATE TRIGGER records_fts_ai AFTER INSERT ON records BEGIN
-    INSERT INTO records_fts(rowid, title, body) VALUES (new.rowid, new.title, new.body);
-  END;
-  CREATE TRIGGER records_fts_ad AFTER DELETE ON records BEGIN
-    INSERT INTO records_fts(records_fts, rowid, title, body) VALUES ('delete', old.rowid, old.title, old.body);
-  END;
-  CREATE TRIGGER records_fts_au AFTER UPDATE OF title, body ON records BEGIN
-    INSERT INTO records_fts(records_fts, rowid, title, body) VALUES ('delete', old.rowid, old.title, old.body);
-    INSERT INTO records_fts(rowid, title, body) VALUES (new.rowid, new.title, new.body);
-  END;
-
   CREATE TABLE nodes (
     id TEXT PRIMARY KEY, project_id TEXT,
     kind TEXT,
@@ -64,9 +56,6 @@ export const MIGRATIONS: readonly string[] = [
     started_at TEXT, ended_at TEXT,
     tokens_injected INTEGER DEFAULT 0, extraction_cost_usd REAL DEFAULT 0
   );
-
-  -- Document frequencies, read to keep the rarest words of a long query.
-  CREATE VIRTUAL TABLE records_fts_vocab USING fts5vocab(records_fts, 'row');
 
   -- Access paths beyond the spec's (performance only; no new columns).
   CREATE INDEX records_project_current ON records(project_id, superseded_at, type);
@@ -155,7 +144,54 @@ export const MIGRATIONS: readonly string[] = [
   INSERT OR IGNORE INTO merge_dismissals (project_id, id_a, id_b, dismissed_at)
     SELECT project_id, record_a, record_b, detected_at FROM merge_candidates WHERE status = 'dismissed';
   `,
-  // 7: the secret scrub's bookkeeping (derived; storage/scrub-repo.ts): per scanned table, the
+  // 7: invariants the database keeps itself.
+  // (a) One current handover per project, one current profile record per key (its title)
+  // (SPEC §3.2, §3.5): stores written before this have duplicates closed first, the newest
+  // (the one the digest shows) kept and named as their successor, then partial unique indexes.
+  // (b) Retirement counting (Invariant 3, storage/retirement.ts): retiring or deleting a current
+  // record of a type the SessionStart digest can show calls agentctx_retiring(), which every
+  // agentctx connection defines. (Discoveries and bug fixes, retired after every test run, are
+  // never in the digest; a test fails if the digest shows a type these triggers leave out.)
+  `
+  CREATE TEMP TABLE m7_retire AS
+    SELECT id, keeper FROM (
+      SELECT id,
+        first_value(id) OVER w AS keeper,
+        row_number() OVER w AS n
+      FROM records
+      WHERE superseded_at IS NULL AND type IN ('handover', 'profile')
+      WINDOW w AS (
+        PARTITION BY project_id, type, CASE WHEN type = 'profile' THEN title END
+        ORDER BY valid_from DESC, id DESC
+      )
+    ) WHERE n > 1;
+  UPDATE records SET
+    superseded_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),
+    superseded_by = (SELECT keeper FROM m7_retire WHERE m7_retire.id = records.id)
+  WHERE id IN (SELECT id FROM m7_retire);
+  INSERT INTO edges (id, from_id, to_id, rel_type)
+    SELECT 'm7-' || id, keeper, id, 'supersedes' FROM m7_retire;
+  DROP TABLE m7_retire;
+
+  CREATE UNIQUE INDEX records_one_current_handover ON records(project_id)
+    WHERE type = 'handover' AND superseded_at IS NULL;
+  CREATE UNIQUE INDEX records_one_current_profile_key ON records(project_id, title)
+    WHERE type = 'profile' AND superseded_at IS NULL;
+
+  CREATE TRIGGER records_retire_count AFTER UPDATE OF superseded_at ON records
+    WHEN old.superseded_at IS NULL AND new.superseded_at IS NOT NULL
+      AND old.type IN ('decision', 'convention', 'preference', 'handover', 'profile')
+  BEGIN
+    SELECT agentctx_retiring();
+  END;
+  CREATE TRIGGER records_delete_count AFTER DELETE ON records
+    WHEN old.superseded_at IS NULL
+      AND old.type IN ('decision', 'convention', 'preference', 'handover', 'profile')
+  BEGIN
+    SELECT agentctx_retiring();
+  END;
+  `,
+  // 8: the secret scrub's bookkeeping (derived; storage/scrub-repo.ts): per scanned table, the
   // redactor fingerprint it was last checked with and how far (rowid) that check got, and the
   // log files' checked lengths. Opening a store with it also stops older agentctx versions, whose
   // writes skip the redaction gate, from writing to it.

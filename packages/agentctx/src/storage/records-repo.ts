@@ -45,12 +45,37 @@ export function getVisibleRecords(
     .all(...ids, ...namespaces) as ContextRecord[];
 }
 
-/** Mark `oldId` superseded by `newId`; returns false when it already was. */
-export function markSuperseded(db: Db, oldId: string, newId: string, at: string): boolean {
-  const res = db
-    .prepare('UPDATE records SET superseded_at = ?, superseded_by = ? WHERE id = ? AND superseded_at IS NULL')
-    .run(at, newId, oldId);
-  return res.changes === 1;
+/** Close a current record (`superseded_at`); its successor is linked once it exists. False when not current. */
+export function closeRecord(db: Db, id: string, at: string): boolean {
+  return (
+    db.prepare('UPDATE records SET superseded_at = ? WHERE id = ? AND superseded_at IS NULL').run(at, id)
+      .changes === 1
+  );
+}
+
+/** Name the successor of a record closed by closeRecord. */
+export function linkSuccessor(db: Db, oldId: string, newId: string): void {
+  db.prepare('UPDATE records SET superseded_by = ? WHERE id = ?').run(newId, oldId);
+}
+
+/**
+ * The current records a new one replaces by rule (SPEC §3.5): the handover of its project, or
+ * the profile record of its key (the title) in its project. Empty for other types.
+ */
+export function currentKeyed(db: Db, namespace: string, type: string, title: string): ContextRecord[] {
+  if (type === 'handover') {
+    return db
+      .prepare("SELECT * FROM records WHERE project_id = ? AND type = 'handover' AND superseded_at IS NULL")
+      .all(namespace) as ContextRecord[];
+  }
+  if (type === 'profile') {
+    return db
+      .prepare(
+        "SELECT * FROM records WHERE project_id = ? AND type = 'profile' AND title = ? AND superseded_at IS NULL",
+      )
+      .all(namespace, title) as ContextRecord[];
+  }
+  return [];
 }
 
 /** Follow `superseded_by` from a record to the current head (cycle-safe). */

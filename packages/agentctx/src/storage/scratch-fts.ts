@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { AgentctxError, errorMessage } from '../shared/errors.js';
 import { buildMatchExpression, type QueryTerm } from './fts-query.js';
 
 /** One indexed passage of a scratch index. */
@@ -28,7 +29,19 @@ export interface ScratchIndex {
 
 export function createScratchIndex(docs: readonly ScratchDoc[]): ScratchIndex {
   const db = new Database(':memory:');
-  db.exec('CREATE VIRTUAL TABLE doc USING fts5(text)');
+  try {
+    db.exec('CREATE VIRTUAL TABLE doc USING fts5(text)');
+  } catch (err) {
+    db.close();
+    // SPEC §8 rung 4: no passage index to measure coverage with
+    throw new AgentctxError(
+      'fts5_unavailable',
+      `this SQLite has no FTS5, which the passage index of the CLAUDE.md check needs (${errorMessage(err)})`,
+      {
+        degraded: 'like-search',
+      },
+    );
+  }
   const insert = db.prepare('INSERT INTO doc (rowid, text) VALUES (?, ?)');
   db.transaction(() => {
     for (const d of docs) insert.run(d.key, d.text);

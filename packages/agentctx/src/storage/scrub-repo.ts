@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ftsUsable } from './fts-index.js';
 import type { Db } from './open.js';
 import { clearTermDf, refreshTermDf } from './term-df.js';
 
@@ -179,7 +180,7 @@ function rowidDigest(db: Db): string {
 export function vacuumStore(db: Db): { fts_rebuilt: boolean } {
   const before = rowidDigest(db);
   db.exec('VACUUM');
-  if (rowidDigest(db) === before) return { fts_rebuilt: false };
+  if (rowidDigest(db) === before || !ftsUsable(db)) return { fts_rebuilt: false };
   db.prepare("INSERT INTO records_fts(records_fts) VALUES ('rebuild')").run();
   return { fts_rebuilt: true };
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDigest, writeDigest } from '../../src/core/digest/digest-file.js';
+import { readRetirementCounters } from '../../src/storage/retirement.js';
 import { CLAUDE_BIN, claudeEnv, gitRepo, runClaude, waitFor } from '../support/claude.js';
 import { runAgentctx, runJson } from '../support/cli.js';
 import { type FakeApi, type RecordedRequest, startFakeApi } from '../support/fake-messages-api.js';
@@ -122,6 +123,7 @@ describe.skipIf(skip)('agentctx inside a real claude -p session', () => {
       ids: [],
       tokens: 30,
       generated_at: new Date().toISOString(),
+      retire_stamp: readRetirementCounters(join(home.path, '.agentctx', 'agentctx.db')).begun,
     });
     const before = api.requests.length;
     const run = await runClaude({
@@ -167,6 +169,7 @@ describe.skipIf(skip)('agentctx inside a real claude -p session', () => {
       ids: [],
       tokens: 20,
       generated_at: new Date().toISOString(),
+      retire_stamp: readRetirementCounters(join(home.path, '.agentctx', 'agentctx.db')).begun,
     });
     // control: in a session that has not seen it, this prompt does bring the convention
     const control = runAgentctx(['hook', 'user-prompt-submit'], {

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { MIGRATIONS } from '../../src/storage/migrations.js';
 import type { GeneratedSecret } from './secret-arbitraries.js';
 
 /**
@@ -94,9 +95,10 @@ export function buildTermDf(db: Db): void {
   );
 }
 
-/** Make the file look like one an older version left: no scrub bookkeeping, schema version 6. */
+/** Make the file look like one an older version left: no scrub bookkeeping, the schema before it. */
 export function asOldVersion(db: Db): void {
-  db.exec('DROP TABLE IF EXISTS scrub_state; PRAGMA user_version = 6;');
+  const before = MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE scrub_state'));
+  db.exec(`DROP TABLE IF EXISTS scrub_state; PRAGMA user_version = ${before};`);
 }
 
 /** Every text value of every table (FTS shadow tables included, BLOBs read as UTF-8). */

@@ -39,7 +39,8 @@ const ROOMS: Record<string, string[]> = {
   capture: ['records', 'redaction'],
   extraction: ['records', 'redaction'],
   profile: ['records', 'redaction'],
-  consolidation: ['digest', 'drift', 'records'],
+  codegraph: [],
+  consolidation: ['codegraph', 'digest', 'drift', 'records'],
 };
 
 function sourceFiles(dir: string): string[] {

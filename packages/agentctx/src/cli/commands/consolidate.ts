@@ -73,7 +73,7 @@ export const command: Command = {
       appendLog(
         a.paths.logs,
         'consolidate',
-        `project=${a.project.id} finished=${summary.finished}${summary.stopped ? ` stopped=${summary.stopped}` : ''} records=${summary.records} scores=${summary.scores_updated} merged=${summary.merged} candidates=${summary.merge_candidates}${summary.rebuilt ? ` rebuilt=${summary.rebuilt}` : ''} drift=${summary.drift.missing}/${summary.drift.contradicted} digest=${summary.digest.tokens}t${'changed' in scrub ? ` scrubbed=${scrub.changed}` : ''} ms=${summary.duration_ms}`,
+        `project=${a.project.id} finished=${summary.finished}${summary.stopped ? ` stopped=${summary.stopped}` : ''} records=${summary.records} scores=${summary.scores_updated} merged=${summary.merged} candidates=${summary.merge_candidates}${summary.rebuilt ? ` rebuilt=${summary.rebuilt}` : ''} drift=${summary.drift.missing}/${summary.drift.contradicted}${summary.degraded ? ` degraded=${summary.degraded}` : ''} digest=${summary.digest.tokens}t${'changed' in scrub ? ` scrubbed=${scrub.changed}` : ''} ms=${summary.duration_ms}`,
       );
       const emb = semantic.report;
       const text = [
@@ -89,9 +89,16 @@ export const command: Command = {
               ? '; the list had lost rows: scanning again from the first record'
               : ''
         }`,
-        `  CLAUDE.md drift    ${summary.drift.missing} missing, ${summary.drift.contradicted} contradicted`,
+        summary.degraded
+          ? '  CLAUDE.md drift    skipped: this SQLite has no FTS5 (so are word counts and keyword near-duplicates)'
+          : `  CLAUDE.md drift    ${summary.drift.missing} missing, ${summary.drift.contradicted} contradicted`,
         `  digest             ${summary.digest.tokens} tokens, ${summary.digest.ids} records`,
         `  secrets scrubbed   ${scrubLine(scrub)}`,
+        ...(summary.code_graph?.scanned
+          ? [
+              `  code graph         ${summary.code_graph.files_read} files read, ${summary.code_graph.modules} modules, ${summary.code_graph.symbols} symbols`,
+            ]
+          : []),
         `  embeddings         ${
           emb.status === 'on'
             ? `${emb.embedded} embedded, ${emb.pending} pending (${emb.model}, ${emb.store})`

@@ -30,8 +30,11 @@ function text(s: SessionExtractSummary): string {
       );
     }
     for (const r of w.reinforced) lines.push(`reinforced ${r.id} (${r.reinforce_count}, ${r.confidence})`);
+    for (const e of w.bugfix_enrichment.enriched) lines.push(`enriched  ${e.stub_id} → ${e.id} ${e.title}`);
     const d = Object.entries(w.dropped).filter(([, n]) => n > 0);
     if (d.length > 0) lines.push(`dropped   ${d.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    const ds = Object.entries(w.bugfix_enrichment.dropped).filter(([, n]) => n > 0);
+    if (ds.length > 0) lines.push(`dropped   enrichments: ${ds.map(([k, n]) => `${k} ${n}`).join(', ')}`);
   }
   return lines.join('\n');
 }
@@ -102,7 +105,7 @@ export const command: Command = {
         log(`extract ${sessionId}: precompact handover ${summary.written?.created[0]?.id ?? 'not written'}`);
       }
       const w = summary.written;
-      if (w && w.created.length + w.reinforced.length > 0) {
+      if (w && w.created.length + w.reinforced.length + w.bugfix_enrichment.enriched.length > 0) {
         // The digest must show what was just written: SessionEnd's consolidation often ran
         // while the model was still answering.
         // the records are written: a digest that cannot be refreshed (derived) is only logged

@@ -1,5 +1,4 @@
-import { rmSync } from 'node:fs';
-import { digestPath } from '../../app/paths.js';
+import { removeDigest } from '../../core/digest/digest-file.js';
 import { resetNamespace } from '../../core/records/reset.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { GLOBAL_PROJECT } from '../../shared/types.js';
@@ -23,7 +22,7 @@ export const command: Command = {
     }
     const deleted = resetNamespace(a.db, a.project.id).records;
     const globalDeleted = global ? resetNamespace(a.db, GLOBAL_PROJECT).records : 0;
-    rmSync(digestPath(a.paths, a.project.id), { force: true });
+    removeDigest(a.paths.digests, a.project.id);
     return {
       json: {
         reset: true,

@@ -8,6 +8,7 @@ import { countByConfidence, countByType } from '../../storage/records-repo.js';
 import { listSessions, sessionTotals, tokenWindows } from '../../storage/sessions-repo.js';
 import type { Command } from '../command.js';
 import { embeddingStatus } from '../status-embeddings.js';
+import { ladderStatus } from '../status-ladder.js';
 import { maintenanceStatus } from '../status-maintenance.js';
 
 export const command: Command = {
@@ -39,6 +40,7 @@ export const command: Command = {
     const cap = a.config.llm.dailyCostCapUsd;
     const capReached = spent >= cap;
     const maintenance = maintenanceStatus(db, a.project.id, a.clock());
+    const ladder = ladderStatus({ db, config: a.config, paths: a.paths, env: a.env, now: a.clock() });
     // opening the store tightened a loose home already; what is still open could not be
     const privacy = folderPrivacy(a.paths.home);
     const json = {
@@ -64,6 +66,7 @@ export const command: Command = {
       recent_sessions: sessions,
       ...maintenance.json,
       ...semantic.json,
+      ...ladder.json,
       llm: {
         backend: backend.configured,
         active: backend.active,
@@ -105,6 +108,7 @@ export const command: Command = {
       ),
       ...maintenance.lines,
       ...semantic.lines,
+      ...ladder.lines,
     ].join('\n');
     return { json, text };
   },

@@ -1,11 +1,14 @@
 import type { Clock, IdGen } from '../../shared/clock.js';
 import { GLOBAL_PROJECT } from '../../shared/types.js';
 import { countMergeCandidates, getRun, saveRun } from '../../storage/consolidation-repo.js';
+import { ftsUsable } from '../../storage/fts-index.js';
 import type { Db } from '../../storage/open.js';
+import { equaliseStaleCounters } from '../../storage/retirement.js';
 import { refreshTermDf } from '../../storage/term-df.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
+import { type CodeGraphSummary, refreshCodeGraph } from '../codegraph/refresh.js';
+import { writeStampedDigest } from '../digest/current-digest.js';
 import { composeDigest } from '../digest/digest.js';
-import { writeDigest } from '../digest/digest-file.js';
 import { scanDrift } from '../drift/scan.js';
 import { namespacesOf } from '../records/records.js';
 import { applyDriftScores, applyMerge, applyScores, pruneCandidates } from './apply.js';
@@ -19,8 +22,8 @@ import { scanVectorDuplicates } from './vector-duplicates.js';
 
 /**
  * One consolidation pass over a project and the global profile (SPEC §4 SessionEnd):
- * scores → exact-duplicate merges → near-duplicate candidates → profile refresh → CLAUDE.md
- * drift scores → the SessionStart digest. Every step reads the current records (inputs.ts),
+ * scores → exact-duplicate merges → near-duplicate candidates → profile refresh → code graph →
+ * CLAUDE.md drift scores → the SessionStart digest. Every step reads the current records (inputs.ts),
  * plans as a pure function of them and `now` (plan.ts, scores.ts, duplicates.ts), then writes
  * in its own short transactions (apply.ts), so the process can be killed at any point: a rerun
  * recomputes the plan from what was committed and finishes the job. The near-duplicate scan is
@@ -66,6 +69,13 @@ export interface ConsolidateSummary {
   digest: { tokens: number; ids: number; path_written: boolean };
   /** Whether the word-frequency copy (storage/term-df.ts) was rebuilt this run. */
   term_df?: boolean;
+  /** The module/symbol graph read from the touched files (core/codegraph). */
+  code_graph?: CodeGraphSummary;
+  /**
+   * SPEC §8 rung 4: no FTS5 here, so the steps that need it (word counts, keyword
+   * near-duplicates, CLAUDE.md drift) were left for a run that has it.
+   */
+  degraded?: 'like-search';
   steps: { name: string; ms: number }[];
 }
 
@@ -111,6 +121,9 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     summary.steps.push({ name, ms: Math.round(performance.now() - s) });
   };
 
+  const fullText = ftsUsable(db);
+  if (!fullText) summary.degraded = 'like-search';
+
   try {
     persist(false);
     committed('start');
@@ -128,7 +141,7 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     });
 
     step('term frequencies', () => {
-      summary.term_df = refreshTermDf(db).rebuilt;
+      if (fullText) summary.term_df = refreshTermDf(db).rebuilt;
       committed('term-frequencies');
     });
 
@@ -148,17 +161,19 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
         summary.rebuilt = rebuilt;
         committed('rebuild');
       }
-      const outcome = scanNearDuplicates({
-        db,
-        projectId: deps.project.id,
-        namespaces,
-        state,
-        nowIso,
-        elapsed,
-        budgetMs: budget,
-        onProgress: (d, t) => deps.onProgress?.('near-duplicates', d, t),
-        committed: () => committed('near-duplicates'),
-      });
+      const outcome = fullText
+        ? scanNearDuplicates({
+            db,
+            projectId: deps.project.id,
+            namespaces,
+            state,
+            nowIso,
+            elapsed,
+            budgetMs: budget,
+            onProgress: (d, t) => deps.onProgress?.('near-duplicates', d, t),
+            committed: () => committed('near-duplicates'),
+          })
+        : 'done';
       if (outcome === 'time') summary.stopped = 'time';
       if (deps.vectors && outcome === 'done') {
         const vec = scanVectorDuplicates({
@@ -186,8 +201,20 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
       });
     }
 
-    let driftCounts = { missing: 0, contradicted: 0 };
     if (deps.project.id !== GLOBAL_PROJECT) {
+      step('code graph', () => {
+        summary.code_graph = refreshCodeGraph({
+          db,
+          newId: deps.newId,
+          projectId: deps.project.id,
+          root: deps.project.root,
+        });
+        committed('code-graph');
+      });
+    }
+
+    let driftCounts = { missing: 0, contradicted: 0 };
+    if (deps.project.id !== GLOBAL_PROJECT && fullText) {
       step('drift', () => {
         const plan = planDriftScores(scanDrift(db, deps.project, now));
         driftCounts = plan.counts;
@@ -198,13 +225,16 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     }
 
     step('digest', () => {
-      const d = composeDigest(db, deps.project, {
-        now,
-        drift: driftCounts,
-        ...(deps.vectors ? { vectors: deps.vectors } : {}),
-      });
-      writeDigest(deps.digestsDir, deps.project.id, d);
-      summary.digest = { tokens: d.tokens, ids: d.ids.length, path_written: true };
+      // a writer killed mid-retirement left the counters unequal: repair them once it is surely dead
+      equaliseStaleCounters(db.name, Date.now());
+      const { digest: d } = writeStampedDigest(db, deps.digestsDir, deps.project.id, () =>
+        composeDigest(db, deps.project, {
+          now,
+          drift: driftCounts,
+          ...(deps.vectors ? { vectors: deps.vectors } : {}),
+        }),
+      );
+      summary.digest = { tokens: d?.tokens ?? 0, ids: d?.ids.length ?? 0, path_written: d !== null };
       committed('digest');
     });
 

@@ -3,6 +3,7 @@ import { linkRecordEntity, upsertNode } from '../../storage/graph-repo.js';
 import { findVerbatim, getRecord, listRecords } from '../../storage/records-repo.js';
 import { createRecord, namespaceFor, type RecordsDeps } from '../records/records.js';
 import { type Candidate, candidatesOf, normalise } from './candidates.js';
+import { type EnrichmentReport, emptyEnrichmentReport, enrichStubs } from './enrich-stubs.js';
 import type { ExtractionOutput } from './schema.js';
 import { recordSighting, type SightingOutcome, sightById } from './sightings.js';
 
@@ -37,10 +38,13 @@ export interface IngestReport {
     kept_explicit_handover: number;
   };
   linked_files: number;
+  /** Bugfix stubs superseded by their enriched record (enrich-stubs.ts). */
+  bugfix_enrichment: EnrichmentReport;
 }
 
 function emptyReport(): IngestReport {
   return {
+    bugfix_enrichment: emptyEnrichmentReport(),
     created: [],
     reinforced: [],
     dropped: {
@@ -91,6 +95,7 @@ export function ingestExtraction(
   if (out.flush_ok) return report;
   const candidates = candidatesOf(out);
   const run = deps.db.transaction(() => {
+    report.bugfix_enrichment = enrichStubs(deps, out.bugfix_enrichments ?? [], opts);
     const seen = new Set<string>();
     for (const c of candidates) ingestOne(deps, c, opts, report, seen);
     for (const r of out.reinforces ?? []) {
@@ -203,14 +208,6 @@ export function ingestHandover(
     sessionId: opts.sessionId,
     supersedes: head?.id ?? null,
   });
-  // Older duplicates of "current" (should not exist) are closed too: one current per project.
-  for (const extra of current.slice(1)) {
-    deps.db
-      .prepare(
-        'UPDATE records SET superseded_at = ?, superseded_by = ? WHERE id = ? AND superseded_at IS NULL',
-      )
-      .run(rec.recorded_at, rec.id, extra.id);
-  }
   report.created.push({
     id: rec.id,
     type: rec.type,

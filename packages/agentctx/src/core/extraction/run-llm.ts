@@ -1,4 +1,5 @@
 import type { LlmClient, StructuredResponse } from '../../llm/client.js';
+import { type StubForPrompt, stubsBlock } from './bugfix-stubs.js';
 import type { InputPlan } from './input-policy.js';
 import {
   extractionMessage,
@@ -15,6 +16,8 @@ export interface LlmRunHooks {
   onCall: (resp: StructuredResponse, purpose: 'extract' | 'map' | 'synthesis') => void;
   /** Asked before every call; false stops the run (daily cost cap reached). */
   canSpend: () => boolean;
+  /** The session's bugfix stubs, listed in every call for enrichment (bugfix-stubs.ts). */
+  stubs?: readonly StubForPrompt[];
 }
 
 /** The model gave no usable answer (not an object), or the cost cap stopped the run. */
@@ -39,7 +42,7 @@ async function call(
   if (!hooks.canSpend()) throw new ExtractionFailed('daily cost cap reached');
   const resp = await llm.structured({
     system: SYSTEM_PROMPT,
-    user,
+    user: `${stubsBlock(hooks.stubs ?? [], purpose)}${user}`,
     tool: RECORD_CONTEXT_TOOL as unknown as {
       name: string;
       description: string;

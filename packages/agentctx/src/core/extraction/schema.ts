@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type BugfixEnrichment, bugfixEnrichmentSchema } from './bugfix-stubs.js';
 
 /**
  * The SPEC §6 output schema, twice: as zod (ingest validation, entry by entry) and as the JSON
@@ -55,6 +56,8 @@ export type Reinforcement = z.infer<typeof reinforcementSchema>;
 
 export interface ExtractionOutput {
   decisions: Decision[];
+  /** Bugfix stubs of the session enriched with cause and fix (bugfix-stubs.ts; absent means none). */
+  bugfix_enrichments?: BugfixEnrichment[];
   preferences: Preference[];
   conventions: Convention[];
   active_work: ActiveWork | null;
@@ -102,6 +105,12 @@ export function parseExtractionOutput(raw: unknown): ParsedOutput | null {
   return {
     output: {
       decisions: entries(o.decisions, decisionSchema, invalid, 'decisions'),
+      bugfix_enrichments: entries(
+        o.bugfix_enrichments,
+        bugfixEnrichmentSchema,
+        invalid,
+        'bugfix_enrichments',
+      ),
       preferences: entries(o.preferences, preferenceSchema, invalid, 'preferences'),
       conventions: entries(o.conventions, conventionSchema, invalid, 'conventions'),
       active_work,

@@ -6,6 +6,7 @@ import {
 } from '../../claude/transcript.js';
 import type { LlmClient } from '../../llm/client.js';
 import { errorMessage } from '../../shared/errors.js';
+import { currentSessionStubs } from '../../storage/bugfix-stubs-repo.js';
 import {
   addDailyExtractionCost,
   dailyExtractionCost,
@@ -14,6 +15,7 @@ import {
 } from '../../storage/extraction-state-repo.js';
 import { addExtractionCost } from '../../storage/sessions-repo.js';
 import type { RecordsDeps } from '../records/records.js';
+import { STUBS_LISTED, stubForPrompt } from './bugfix-stubs.js';
 import { type IngestReport, ingestExtraction, ingestRuleHandover } from './ingest.js';
 import { planInput } from './input-policy.js';
 import { knownRecords } from './known-records.js';
@@ -159,7 +161,11 @@ export async function extractSession(input: SessionExtractInput): Promise<Sessio
     ...(plan.mode === 'map_reduce' && plan.droppedChunks > 0 ? { dropped_chunks: plan.droppedChunks } : {}),
   };
   try {
+    const stubs = currentSessionStubs(deps.db, deps.projectId, input.sessionId, STUBS_LISTED).map(
+      stubForPrompt,
+    );
     const result = await runLlmExtraction(input.llm, plan, knownRecords(deps), {
+      stubs,
       canSpend: () => dailyExtractionCost(deps.db, today(deps)) < input.dailyCostCapUsd,
       onCall: (resp) => {
         calls++;
@@ -181,7 +187,7 @@ export async function extractSession(input: SessionExtractInput): Promise<Sessio
     setExtractionOffset(deps.db, input.sessionId, input.transcriptPath, to, deps.clock().toISOString());
     input.log(
       `extract ${input.sessionId}: ${input.llm.name} ${plan.mode} ${plan.tokens}t ${result.calls} call(s) $${cost.toFixed(5)}; ` +
-        `${output.flush_ok ? 'flush_ok' : `${written.created.length} created, ${written.reinforced.length} reinforced`}; ` +
+        `${output.flush_ok ? 'flush_ok' : `${written.created.length} created, ${written.reinforced.length} reinforced, ${written.bugfix_enrichment.enriched.length} stub(s) enriched`}; ` +
         `dropped ${JSON.stringify({ ...written.dropped, invalid: result.parsed.invalid })}`,
     );
     return {

@@ -1,3 +1,5 @@
+import { BUGFIX_ENRICHMENTS_PROPERTY } from './bugfix-stubs.js';
+
 /**
  * The `record_context` tool: the model is forced to call it, and its input schema is the
  * SPEC §6 output schema plus `reinforces` (re-sightings of listed records by id, SPEC §3.3).
@@ -78,6 +80,8 @@ export const RECORD_CONTEXT_TOOL = {
         },
         required: ['current_task', 'blockers', 'next_steps', 'open_questions'],
       },
+      // not in SPEC §6's schema, and optional: bugfix-stubs.ts
+      bugfix_enrichments: BUGFIX_ENRICHMENTS_PROPERTY,
       gotchas: {
         type: 'array',
         description: 'Non-obvious behaviour of the codebase or its tools that bit or would bite.',

@@ -88,12 +88,16 @@ export function editProfile(
 
 /** Clear an entry: close it with no successor. It stays as history and is never read by default. */
 export function clearProfile(db: Db, id: string, now: Date): ContextRecord {
-  const rec = requireGlobalCurrent(db, id);
-  db.prepare('UPDATE records SET superseded_at = ? WHERE id = ? AND superseded_at IS NULL').run(
-    now.toISOString(),
-    rec.id,
-  );
-  return getRecord(db, rec.id)!;
+  return db
+    .transaction(() => {
+      const rec = requireGlobalCurrent(db, id);
+      db.prepare('UPDATE records SET superseded_at = ? WHERE id = ? AND superseded_at IS NULL').run(
+        now.toISOString(),
+        rec.id,
+      );
+      return getRecord(db, rec.id)!;
+    })
+    .immediate();
 }
 
 const HEADINGS: Record<string, string> = {

@@ -8,7 +8,14 @@ import {
   type Source,
 } from '../../shared/types.js';
 import type { Db } from '../../storage/open.js';
-import { currentHead, getRecord, insertRecord, markSuperseded } from '../../storage/records-repo.js';
+import {
+  closeRecord,
+  currentHead,
+  currentKeyed,
+  getRecord,
+  insertRecord,
+  linkSuccessor,
+} from '../../storage/records-repo.js';
 import { type RedactionReport, redactFields } from '../redaction/gate.js';
 import { type Redact, redactSecrets } from '../redaction/redact.js';
 import { validateBody, validateRecordFields } from './validation.js';
@@ -81,13 +88,31 @@ function gateText(deps: RecordsDeps, f: { title: string; body: string }): { titl
   return fields;
 }
 
-function insertChecked(deps: RecordsDeps, input: CreateRecordInput, now: string): ContextRecord {
+/**
+ * Validate and insert a record that replaces `replaces` (explicit supersession) and, by rule,
+ * the current record of its key (SPEC §3.5: the project's handover, a profile key's record).
+ * Replaced records must live in the new record's namespace (SPEC §3.4). They are closed before
+ * the insert (the database allows one current record per key), then linked to their successor.
+ */
+function insertChecked(
+  deps: RecordsDeps,
+  input: CreateRecordInput,
+  now: string,
+  replaces: readonly ContextRecord[] = [],
+): ContextRecord {
   const checked = validateRecordFields(input);
   const f = { ...checked, ...gateText(deps, checked) };
+  const namespace = namespaceFor(deps.projectId, f.scope);
+  for (const old of replaces) requireSameNamespace(old, namespace);
+  const keyed = currentKeyed(deps.db, namespace, f.type, f.title).filter(
+    (k) => !replaces.some((r) => r.id === k.id),
+  );
+  const closing = [...replaces, ...keyed];
+  for (const old of closing) if (!closeRecord(deps.db, old.id, now)) requireCurrent(deps, old.id);
   const id = deps.newId();
   insertRecord(deps.db, {
     id,
-    project_id: namespaceFor(deps.projectId, f.scope),
+    project_id: namespace,
     type: f.type,
     title: f.title,
     body: f.body,
@@ -100,16 +125,24 @@ function insertChecked(deps: RecordsDeps, input: CreateRecordInput, now: string)
     source: input.source,
     session_id: input.sessionId ?? null,
   });
+  for (const old of closing) {
+    linkSuccessor(deps.db, old.id, id);
+    deps.db
+      .prepare("INSERT INTO edges (id, from_id, to_id, rel_type) VALUES (?, ?, ?, 'supersedes')")
+      .run(deps.newId(), id, old.id);
+  }
   return getRecord(deps.db, id)!;
 }
 
-function supersedeInside(deps: RecordsDeps, oldId: string, newRec: ContextRecord, now: string): void {
-  if (!markSuperseded(deps.db, oldId, newRec.id, now)) {
-    requireCurrent(deps, oldId); // throws the structured error
-  }
-  deps.db
-    .prepare("INSERT INTO edges (id, from_id, to_id, rel_type) VALUES (?, ?, ?, 'supersedes')")
-    .run(deps.newId(), newRec.id, oldId);
+/** SPEC §3.4: a write never reaches into another namespace, even one the writer may read. */
+function requireSameNamespace(old: ContextRecord, namespace: string): void {
+  if (old.project_id === namespace) return;
+  const where = (ns: string) => (ns === GLOBAL_PROJECT ? 'the global profile' : 'this project');
+  throw new AgentctxError(
+    'invalid_input',
+    `record ${old.id} belongs to ${where(old.project_id)}; a record of ${where(namespace)} cannot supersede it`,
+    { field: 'supersedes', id: old.id },
+  );
 }
 
 /** Create a record; with `supersedes`, replace that record in the same transaction. */
@@ -124,9 +157,7 @@ export function createRecord(deps: RecordsDeps, input: CreateRecordInput): Conte
         { field: 'supersedes' },
       );
     }
-    const rec = insertChecked(deps, input, now);
-    if (old) supersedeInside(deps, old.id, rec, now);
-    return getRecord(deps.db, rec.id)!;
+    return insertChecked(deps, input, now, old ? [old] : []);
   });
   return run.immediate();
 }
@@ -169,9 +200,9 @@ export function supersedeRecord(
         sessionId: input.sessionId ?? null,
       },
       now,
+      [old],
     );
-    supersedeInside(deps, old.id, rec, now);
-    return { old_id: old.id, new_id: rec.id, record: getRecord(deps.db, rec.id)! };
+    return { old_id: old.id, new_id: rec.id, record: rec };
   });
   return run.immediate();
 }

@@ -9,6 +9,7 @@
  * backfill embeds the new text), its old words in the full-text index and the word-frequency
  * copy, freed pages (zeroed; the file rebuilt after a pass that changed anything) and the WAL.
  */
+import { ftsUsable } from '../../storage/fts-index.js';
 import type { Db } from '../../storage/open.js';
 import {
   dropRecordVectors,
@@ -24,6 +25,7 @@ import {
   vacuumStore,
   writeScrubState,
 } from '../../storage/scrub-repo.js';
+import { clearTermDf } from '../../storage/term-df.js';
 import { emptyReport, mergeReports, type RedactionReport, redactFields } from './gate.js';
 import type { Redact } from './redact.js';
 
@@ -72,6 +74,33 @@ interface TableState {
 }
 
 const WAL_KEY = 'wal';
+/** Rows were rewritten while the full-text index could not be touched (no FTS5): it may still hold their old words. */
+const FTS_KEY = 'fts_stale';
+
+/**
+ * The full-text index after rows were rewritten (`changed`), or once it is usable again after
+ * rows were rewritten without it (SPEC §8 rung 4: no FTS5 on that connection; its triggers were
+ * dropped and the index left as it was, old words included, until a connection with FTS5
+ * rebuilds it from the records). Merged so no old word stays in an older segment; the word
+ * counts copied from it rebuilt (or, with no index, dropped).
+ */
+function scrubIndex(db: Db, changed: boolean): { optimized: boolean; termDf: boolean } {
+  const stale = readScrubState<boolean>(db, FTS_KEY) === true;
+  if (!changed && !stale) return { optimized: false, termDf: false };
+  if (!ftsUsable(db)) {
+    if (changed) {
+      db.transaction(() => {
+        clearTermDf(db);
+        writeScrubState(db, FTS_KEY, true);
+      }).immediate();
+    }
+    return { optimized: false, termDf: false };
+  }
+  optimizeFts(db);
+  const termDf = rebuildTermDf(db);
+  if (stale) writeScrubState(db, FTS_KEY, false);
+  return { optimized: true, termDf };
+}
 
 interface Rewrite {
   row: TextRow;
@@ -98,6 +127,21 @@ function planRewrites(redact: Redact, rows: readonly TextRow[], columns: readonl
     });
   }
   return plans;
+}
+
+/**
+ * Rewrite one row. A record title is a key for one kind (one current profile record per title
+ * and project): should the redacted title be one another current record already holds, the
+ * title gets the row's number too, so the secret goes all the same.
+ */
+function rewrite(db: Db, table: string, p: Rewrite): boolean {
+  try {
+    return rewriteRow(db, table, p.row.rowid, p.was, p.now);
+  } catch (err) {
+    const code = String((err as { code?: unknown }).code ?? '');
+    if (!code.startsWith('SQLITE_CONSTRAINT') || p.now.title === undefined) throw err;
+    return rewriteRow(db, table, p.row.rowid, p.was, { ...p.now, title: `${p.now.title} (${p.row.rowid})` });
+  }
 }
 
 export function scrubStore(deps: ScrubDeps): StoreScrubReport {
@@ -141,7 +185,7 @@ export function scrubStore(deps: ScrubDeps): StoreScrubReport {
         if (plans.length > 0 && secureWas === null) secureWas = setSecureDelete(db, true);
         db.transaction(() => {
           for (const p of plans) {
-            if (!rewriteRow(db, table, p.row.rowid, p.was, p.now)) continue;
+            if (!rewrite(db, table, p)) continue;
             out.changed++;
             reports.push(p.report);
             state.vacuum_due = true;
@@ -165,11 +209,10 @@ export function scrubStore(deps: ScrubDeps): StoreScrubReport {
       if (state.vacuum_due && (out.complete || deps.compactAlways)) vacuumDue = true;
     }
     out.secrets = mergeReports(reports);
-    if (out.changed > 0) {
-      optimizeFts(db);
-      out.fts_optimized = true;
-      out.term_df_rebuilt = rebuildTermDf(db);
-    }
+    const index = scrubIndex(db, out.changed > 0);
+    out.fts_optimized = index.optimized;
+    out.term_df_rebuilt = index.termDf;
+    if (index.optimized && !vacuumDue && out.changed === 0) vacuumDue = true; // an index left stale earlier
     if (vacuumDue) out.vacuumed = compact(db);
     const walPending = readScrubState<boolean>(db, WAL_KEY) === true;
     if (out.changed > 0 || out.vacuumed || walPending) {

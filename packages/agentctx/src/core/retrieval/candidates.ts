@@ -80,14 +80,29 @@ function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/**
+ * The substrings that stand for a term in LIKE search: its word forms, its stem and the word
+ * as written (a stem is not always a substring of the word: "retries" → "retry").
+ */
+function likePatterns(t: QueryTerm): string[] {
+  return [...new Set([...(t.forms ?? []), t.stem, t.word])].filter((p) => p.length > 0);
+}
+
 export function likeCandidates(db: Db, opts: SearchOptions, terms: QueryTerm[]): CandidateRow[] {
   if (terms.length === 0) return [];
   const f = filterSql(opts, 'r');
-  const conds = terms.map(() => "(r.title LIKE ? ESCAPE '\\' OR r.body LIKE ? ESCAPE '\\')");
-  const likeArgs = terms.flatMap((t) => {
-    const p = `%${likeEscape(t.stem)}%`;
-    return [p, p];
-  });
+  const conds = terms.map(
+    (t) =>
+      `(${likePatterns(t)
+        .map(() => "r.title LIKE ? ESCAPE '\\' OR r.body LIKE ? ESCAPE '\\'")
+        .join(' OR ')})`,
+  );
+  const likeArgs = terms.flatMap((t) =>
+    likePatterns(t).flatMap((p) => {
+      const like = `%${likeEscape(p)}%`;
+      return [like, like];
+    }),
+  );
   const matchedExpr = conds.map((c) => `(CASE WHEN ${c} THEN 1 ELSE 0 END)`).join(' + ');
   return db
     .prepare(

@@ -1,3 +1,4 @@
+import { ftsUsable } from '../../storage/fts-index.js';
 import {
   buildMatchExpression,
   dateHint,
@@ -37,6 +38,8 @@ export function search(db: Db, opts: SearchOptions): SearchResult {
     all = [];
   }
   try {
+    // rung 4 when this SQLite has no FTS5 or the index is paused (storage/fts-index.ts)
+    if (!ftsUsable(db)) throw new Error('FTS5 index unavailable');
     const df = documentFrequencies(db, all);
     const n = corpusSize(db);
     const budget = opts.postingsBudget ?? POSTINGS_BUDGET;
@@ -54,7 +57,7 @@ export function search(db: Db, opts: SearchOptions): SearchResult {
     const when = dateHint(String(opts.query ?? ''));
     return { hits: rerank(rows, counted, weightOf, opts.now, when).slice(0, limit), terms: counted };
   } catch {
-    // rung 4: FTS5 unusable
+    // rung 4: FTS5 unusable (missing, paused, or failing on this store)
   }
   try {
     const likeTerms = all.slice(0, MAX_QUERY_TERMS);

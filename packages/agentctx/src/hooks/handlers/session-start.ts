@@ -1,4 +1,4 @@
-import { readDigest } from '../../core/digest/digest-file.js';
+import { currentDigest } from '../../core/digest/current-digest.js';
 import { updateSessionState } from '../../core/injection/session-state.js';
 import { estimateTokens, truncateLinesToBudget } from '../../shared/tokens.js';
 import type { ContextRecord } from '../../shared/types.js';
@@ -39,14 +39,23 @@ function profileBlock(records: ContextRecord[], projectName: string): string {
 }
 
 /**
- * SessionStart: the pre-computed digest, as is (never computed here). Without one, the
+ * SessionStart: the pre-computed digest, as is, unless a record was retired since it was
+ * written (then recomposed from the store: core/digest/current-digest.ts). Without one, the
  * project's current profile records and a background `agentctx consolidate` to write it.
  */
 export function sessionStart(ev: SessionStartEvent, ctx: HookContext): HookResult {
   const project = ctx.project();
   // after /clear or compaction earlier injections are gone from the context: start over
   const reset = ev.source === 'clear' || ev.source === 'compact';
-  const digest = readDigest(ctx.paths.digests, project.id);
+  // the digest on disk, or recomposed from the store when a record was retired since (Invariant 3)
+  const store = () => (ctx.hasStore() ? ctx.db() : null);
+  const digest = currentDigest({
+    dir: ctx.paths.digests,
+    dbPath: ctx.paths.db,
+    project,
+    now: ctx.clock(),
+    store,
+  });
   if (digest?.text.trim()) {
     // The digest's own estimate (same estimator, written with it) spares re-counting it here;
     // a file without one, or over either budget, is cut to fit.

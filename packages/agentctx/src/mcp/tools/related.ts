@@ -3,12 +3,12 @@ import * as z from 'zod/v4';
 import { relatedRecords } from '../../core/records/related.js';
 import { type IndexEntry, toIndexEntry } from '../../core/retrieval/index-entry.js';
 import { getRecord } from '../../storage/records-repo.js';
-import type { ToolContext } from '../context.js';
+import { ladderMarker, type ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
 import { indexLimitField, SEARCH_DEFAULT, SEARCH_MAX } from './search.js';
 
-const description = `List the stored context attached to a file: decisions, conventions, bugfixes and discoveries linked to that path (directly, or through the modules and symbols around it). Call it before editing a file you have not touched in this session, to learn the rules and past bugs that apply to it.
-Returns the same compact index as ctx_search ({id, type, title, age, confidence, score}, nearest links first, no bodies); read the ones you need with ctx_get.`;
+const description = `List the stored records linked to a file, nearest first. Linked to the file itself: records of the sessions that edited it (error stubs, test outcomes, extracted decisions). Reached through the code around it: records of other edited files that import the same package or module, import this file or are imported by it; and records that write, as code (\`chargeCard\` or chargeCard()), a symbol this file defines or imports by name; when those are few, further along the same links. The module and symbol links come from the imports and top-level definitions of edited TS/JS, Python, Go and Rust files, read by agentctx consolidate at session end (not at call time); standard-library imports link nothing. Call it before editing a file you have not touched in this session, to learn the rules and past bugs that apply to it.
+Returns the same compact index as ctx_search ({id, type, title, age, confidence, score}: score 1 when linked to the file, else 1/(1 + hops); no bodies); read the ones you need with ctx_get.`;
 
 export function registerRelated(server: McpServer, ctx: ToolContext): void {
   registerTool(server, ctx, {
@@ -44,6 +44,8 @@ export function registerRelated(server: McpServer, ctx: ToolContext): void {
       }
       const out: Json = { file: args.file, results };
       if (results.length === 0) out.note = 'no records are linked to this file';
+      const degraded = ladderMarker(ctx);
+      if (degraded) out.degraded = degraded;
       return out;
     },
   });

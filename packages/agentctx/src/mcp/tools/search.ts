@@ -8,7 +8,7 @@ import { search } from '../../core/retrieval/search.js';
 import type { SearchOptions } from '../../core/retrieval/search-types.js';
 import { errorMessage } from '../../shared/errors.js';
 import { RECORD_TYPES, SCOPES } from '../../shared/types.js';
-import type { ToolContext } from '../context.js';
+import { ladderMarker, type ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
 
 export const SEARCH_MAX = 15;
@@ -65,7 +65,10 @@ export function registerSearch(server: McpServer, ctx: ToolContext): void {
             limit: FILE_CANDIDATES,
           }).map((r) => r.id)
         : undefined;
-      if (onlyIds && onlyIds.length === 0) return { results: [], note: 'no records are linked to this file' };
+      if (onlyIds && onlyIds.length === 0) {
+        const degraded = ladderMarker(ctx);
+        return { results: [], note: 'no records are linked to this file', ...(degraded ? { degraded } : {}) };
+      }
       const opts: SearchOptions = {
         projectId: app.project.id,
         query: args.query,
@@ -88,7 +91,8 @@ export function registerSearch(server: McpServer, ctx: ToolContext): void {
       }
       res ??= search(app.db, opts);
       const out: Json = { results: res.hits.map((h) => toIndexEntry(h, now)) };
-      if (res.degraded) out.degraded = res.degraded;
+      const degraded = res.degraded ?? ladderMarker(ctx);
+      if (degraded) out.degraded = degraded;
       return out;
     },
   });

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tryLock } from '../../../src/app/lock.js';
 import { resolveProject } from '../../../src/app/project.js';
 import { openDb } from '../../../src/storage/open.js';
+import { readRetirementCounters } from '../../../src/storage/retirement.js';
 import { BIN, isolatedEnv, runAgentctx, runJson } from '../../support/cli.js';
 import { fakeRepo, tempDir } from '../../support/tmp.js';
 
@@ -52,12 +53,18 @@ describe('agentctx consolidate (built CLI)', () => {
     expect(text).toContain('Note: CLAUDE.md is behind the store: 2 decisions/conventions missing.');
     // the profile refresh ran: the test command was read from package.json
     expect(text).toContain('- Test command: npm test');
-    const meta = JSON.parse(readFileSync(join(dir, `${id}.ids.json`), 'utf8')) as {
+    const meta = JSON.parse(readFileSync(join(dir, `${id}.digest.json`), 'utf8')) as {
+      text: string;
       ids: string[];
       tokens: number;
+      retire_stamp: number;
     };
+    expect(meta.text).toBe(text);
     expect(meta.ids.length).toBeGreaterThanOrEqual(3);
     expect(meta.tokens).toBeLessThanOrEqual(1500);
+    // stamped with the store's retirement count (the merge retired a discovery, which no digest shows)
+    expect(meta.retire_stamp).toBe(readRetirementCounters(join(t.path, '.agentctx', 'agentctx.db')).begun);
+    expect(meta.retire_stamp).toBe(0);
     expect(readFileSync(join(t.path, '.agentctx', 'logs', 'consolidate.log'), 'utf8')).toContain(
       'finished=true',
     );

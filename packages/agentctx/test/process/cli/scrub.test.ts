@@ -70,16 +70,16 @@ function legacyWorld(samples: GeneratedSecret[], marker: string): Legacy {
     `2025-06-01T10:00:00.000Z [8] ok\n2025-06-01 [8] ${flat(samples[1]!)}\n`,
   );
   mkdirSync(home.digests, { recursive: true });
+  // this project's digest as the store's digest file holds it (and its people's copy); another
+  // project's in the older layout (text, and ids beside it): one showing a record the scrub
+  // rewrites, one only holding a secret
   const shown = rows.filter((r) => !r.supersededBy).slice(0, 4);
+  const text = `# Project context for ${marker}\n${shown.map((r) => `- ${r.title}: ${r.body}`).join('\n')}\n`;
+  writeFileSync(join(home.digests, `${world.projectId}.md`), text);
   writeFileSync(
-    join(home.digests, `${world.projectId}.md`),
-    `# Project context for ${marker}\n${shown.map((r) => `- ${r.title}: ${r.body}`).join('\n')}\n`,
+    join(home.digests, `${world.projectId}.digest.json`),
+    JSON.stringify({ text, ids: shown.map((r) => r.id), tokens: 0, generated_at: '', retire_stamp: 0 }),
   );
-  writeFileSync(
-    join(home.digests, `${world.projectId}.ids.json`),
-    JSON.stringify({ ids: shown.map((r) => r.id), tokens: 0, generated_at: '' }),
-  );
-  // another project's digests: one showing a record the scrub rewrites, one only holding a secret
   const rewritten = rows.find((r) => !r.supersededBy && r.body === samples[2]!.text)!;
   writeFileSync(join(home.digests, 'other-a.md'), `# Project context for other\n- ${samples[2]!.text}\n`);
   writeFileSync(

@@ -67,13 +67,15 @@ function requestSession(req: RecordedRequest): string | null {
 
 let api: FakeApi;
 let delayNested = 0;
+/** What the nested session's StructuredOutput call carries (default: OUTPUT). */
+let nestedOutput: (req: RecordedRequest) => unknown = () => OUTPUT;
 
 beforeAll(async () => {
   api = await startFakeApi((req) => {
     if (isNested(req)) {
       if (req.raw.includes('"tool_result"')) return { content: [{ type: 'text', text: 'Done.' }] };
       const r: FakeReply = {
-        content: [{ type: 'tool_use', name: 'StructuredOutput', input: OUTPUT }],
+        content: [{ type: 'tool_use', name: 'StructuredOutput', input: nestedOutput(req) }],
         usage: { input_tokens: 2000, output_tokens: 400 },
       };
       return delayNested ? { ...r, delayMs: delayNested } : r;
@@ -96,6 +98,7 @@ beforeEach(() => {
   ws = workspace(t.path, api);
   api.requests.length = 0;
   delayNested = 0;
+  nestedOutput = () => OUTPUT;
   // the throwaway HOME of the claude helpers, with the real claude on PATH
   const base = claudeEnv(ws.home, api.url, { AGENTCTX_LLM_MAX_RETRIES: '0', AGENTCTX_NO_CLAUDE_CLI: '1' });
   env = { ...base, PATH: `${claudeBinDir(t.path)}:${base.PATH}` };
@@ -211,6 +214,71 @@ describe.skipIf(!CLAUDE_BIN)('extract with the claude CLI backend (real claude, 
     expect(status.json.llm).toMatchObject({ backend: 'claude-cli', active: 'claude-cli' });
     expect(status.json.extraction_cost_usd).toBeGreaterThan(0);
     expect(status.json.daily_cost.cap_reached).toBe(false);
+  }, 120_000);
+
+  it('bugfix enrichments pass through the StructuredOutput schema and supersede the stub', async () => {
+    setBackend('claude-cli');
+    const error = 'src/api/orders.ts:12:5 - error TS2339: Property total does not exist on type Order.';
+    const hook = runAgentctx(['hook', 'post-tool-use'], {
+      cwd: ws.repo,
+      env,
+      input: JSON.stringify({
+        session_id: 's-cli-bug',
+        transcript_path: ws.transcript('s-cli-bug'),
+        cwd: ws.repo,
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'npm run build' },
+        tool_response: { stdout: error, stderr: '', interrupted: false },
+      }),
+    });
+    expect(hook.code, hook.stderr).toBe(0);
+    new TranscriptBuilder('s-cli-bug', ws.repo)
+      .tool('Bash', { command: 'npm run build' }, error, { isError: true })
+      .user('total was renamed to totalCents; use that.')
+      .tool('Bash', { command: 'npm run build' }, 'built')
+      .write(ws.transcript('s-cli-bug'));
+    // the nested model follows the prompt: the stub ids it was shown, cause and fix for each
+    nestedOutput = (req) => ({
+      ...OUTPUT,
+      bugfix_enrichments: [...req.raw.matchAll(/- ([0-9A-HJKMNP-TV-Z]{26}) Error: /g)].map((m) => ({
+        stub_id: m[1],
+        title: 'Order.total renamed to totalCents',
+        cause: 'orders.ts still read order.total.',
+        fix: 'Read order.totalCents.',
+      })),
+    });
+    const r = await runAsync(extractArgs(ws, 's-cli-bug'), { cwd: ws.repo, env, timeoutMs: 90_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      mode: string;
+      written: { bugfix_enrichment: { enriched: unknown[] } };
+    };
+    expect(out.mode).toBe('llm');
+    // the schema claude validates the answer against carries the field, and does not require it
+    const nested = api.requests.find(isNested)!;
+    const structured = (
+      nested.body.tools as { name: string; input_schema: { properties: object; required?: string[] } }[]
+    ).find((x) => x.name === 'StructuredOutput')!;
+    expect(Object.keys(structured.input_schema.properties)).toContain('bugfix_enrichments');
+    expect(structured.input_schema.required ?? []).not.toContain('bugfix_enrichments');
+    expect(out.written.bugfix_enrichment.enriched).toHaveLength(1);
+    const db = storeDb();
+    try {
+      const rows = db
+        .prepare(
+          "SELECT id, title, body, superseded_by, source FROM records WHERE type = 'bugfix' ORDER BY rowid",
+        )
+        .all() as { id: string; title: string; body: string; superseded_by: string | null; source: string }[];
+      expect(rows).toHaveLength(2);
+      expect(rows[0]!.superseded_by).toBe(rows[1]!.id);
+      expect(rows[1]).toMatchObject({ title: 'Order.total renamed to totalCents', source: 'llm_extraction' });
+      expect(rows[1]!.body).toMatch(
+        /^Cause: orders\.ts still read order\.total\.\nFix: Read order\.totalCents\./,
+      );
+    } finally {
+      db.close();
+    }
   }, 120_000);
 
   it('the daily cost cap applies: its reported cost counts, then rules; status says the cap was reached', async () => {

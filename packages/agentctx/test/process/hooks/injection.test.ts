@@ -6,6 +6,7 @@ import { resolveProject } from '../../../src/app/project.js';
 import { writeDigest } from '../../../src/core/digest/digest-file.js';
 import { supersedeRecord } from '../../../src/core/records/records.js';
 import { estimateTokens } from '../../../src/shared/tokens.js';
+import { readRetirementCounters } from '../../../src/storage/retirement.js';
 import { fakeRepo } from '../../support/tmp.js';
 import { basePayload, type HookWorld, hookWorld, promptPayload, runHook } from './helpers.js';
 
@@ -271,6 +272,7 @@ describe('SessionStart', () => {
       ids: [inDigest.id],
       tokens: estimateTokens(text),
       generated_at: new Date().toISOString(),
+      retire_stamp: readRetirementCounters(w.dbPath).begun,
     });
     for (const source of ['startup', 'resume', 'compact', 'clear']) {
       const r = runHook(w, 'session-start', basePayload(w, `ss-${source}`, 'SessionStart', { source }));
@@ -298,6 +300,7 @@ describe('SessionStart', () => {
       ids: [],
       tokens: estimateTokens(text),
       generated_at: new Date().toISOString(),
+      retire_stamp: readRetirementCounters(w.dbPath).begun,
     });
     const r = runHook(w, 'session-start', basePayload(w, 'big', 'SessionStart', { source: 'startup' }));
     expect(estimateTokens(r.context)).toBeLessThanOrEqual(1500);

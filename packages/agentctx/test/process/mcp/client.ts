@@ -9,6 +9,8 @@ export interface McpSession {
   stderr: () => string;
   /** Transport errors, e.g. a stdout line that is not a JSON-RPC message. */
   errors: Error[];
+  /** The server process's id. */
+  pid: number | null;
   /** Call a tool and parse its one JSON text block. */
   call: (
     name: string,
@@ -42,5 +44,5 @@ export async function startMcp(cwd: string, env: NodeJS.ProcessEnv): Promise<Mcp
     const text = content[0].text ?? '';
     return { isError: res.isError === true, json: JSON.parse(text) as Record<string, unknown>, text };
   };
-  return { client, stderr: () => stderr, errors, call, close: () => client.close() };
+  return { client, stderr: () => stderr, errors, pid: transport.pid, call, close: () => client.close() };
 }

@@ -7,9 +7,11 @@ import { fakeRepo, tempDir } from '../../support/tmp.js';
 import { startMcp } from './client.js';
 
 /**
- * Hybrid ctx_search over real stdio with the glove fixture: the embedder loads in the background
- * (postponed here by AGENTCTX_MCP_EMBED_DELAY_MS), the first call answers keyword-only without
- * waiting, and once the model is ready a paraphrase sharing no word with its record is found.
+ * Hybrid ctx_search over real stdio with the glove fixture, turned on with
+ * `search.queryVectors` (off by default: see query-vectors.test.ts): the embedder loads in the
+ * background (postponed here by AGENTCTX_MCP_EMBED_DELAY_MS), the first call answers
+ * keyword-only without waiting, and once the model is ready a paraphrase sharing no word with
+ * its record is found.
  */
 
 const QUERY = 'which football game did the club lose';
@@ -36,6 +38,8 @@ function seeded(dir: string) {
   const cons = runAgentctx(['consolidate', '--json'], { cwd: repo, env, timeoutMs: 60_000 });
   expect(cons.code).toBe(0);
   expect(JSON.parse(cons.stdout).embeddings).toMatchObject({ status: 'on', embedded: 3, pending: 0 });
+  const set = runAgentctx(['config', 'set', 'search.queryVectors', 'true'], { cwd: repo, env });
+  expect(set.code, set.stderr).toBe(0);
   return { repo, env, answer };
 }
 

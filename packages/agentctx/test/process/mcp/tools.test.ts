@@ -80,7 +80,8 @@ describe('agentctx mcp over stdio', () => {
     expect(Object.keys(results[0]!).sort()).toEqual(['age', 'confidence', 'id', 'score', 'title', 'type']);
     expect(results[0]?.confidence).toBe('explicit');
     expect(res.text).not.toContain('quaternion');
-    expect(res.json.degraded).toBeUndefined();
+    // no model for extraction here (SPEC §8 rung 3; rungs.test.ts covers the markers)
+    expect(res.json.degraded).toBe('no-llm');
   });
 
   it('caps search at 15 results (default 10), each entry within 50 tokens', async () => {

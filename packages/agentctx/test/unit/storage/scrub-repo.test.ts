@@ -60,9 +60,8 @@ describe('the scrub covers the schema', () => {
         body: `word${i} common`,
       }));
       insertLegacy(db, 'p1', rows);
-      db.prepare(
-        'DELETE FROM records WHERE rowid % 3 = 0 AND superseded_by IS NULL AND id NOT IN (SELECT superseded_by FROM records WHERE superseded_by IS NOT NULL)',
-      ).run();
+      // gaps in the rowids, as deletions leave them (retired inside a transaction, as the store asks)
+      db.transaction(() => db.prepare('DELETE FROM records WHERE rowid % 3 = 0').run())();
       const before = db.prepare('SELECT rowid, id FROM records ORDER BY id').all();
       expect(vacuumStore(db)).toEqual({ fts_rebuilt: false });
       expect(db.prepare('SELECT rowid, id FROM records ORDER BY id').all()).toEqual(before);

@@ -261,8 +261,9 @@ describe('composeDigest', () => {
     realisticProject();
     const d = composeDigest(s.db, project, { now });
     const dir = join(t.path, 'digests');
-    writeDigest(dir, project.id, d);
+    writeDigest(dir, project.id, { ...d, retire_stamp: 7 });
     const back = readDigest(dir, project.id)!;
+    expect(back.retire_stamp).toBe(7);
     expect(back.text).toBe(d.text);
     expect(back.ids).toEqual(d.ids);
     expect(back.tokens).toBe(d.tokens);

@@ -65,9 +65,21 @@ interface Made {
 
 /** Unique, searchable titles: "zq<n>x" cannot occur by accident in the digest's own words. */
 function fill(specs: Spec[]): Made[] {
-  db.exec('DELETE FROM records');
+  db.transaction(() => db.exec('DELETE FROM records'))(); // (deleting counts: storage/retirement.ts)
   const made: Made[] = [];
-  specs.forEach((s, i) => {
+  // the store holds one current handover per project (a unique index): later ones are history,
+  // written (and closed) before the current records so that no two are ever current together
+  const withHandover = new Set<string>();
+  const plan = specs.map((spec, i) => {
+    const s = {
+      ...spec,
+      superseded: spec.superseded || (spec.type === 'handover' && withHandover.has(spec.where)),
+    };
+    if (s.type === 'handover' && !s.superseded) withHandover.add(s.where);
+    return { s, i };
+  });
+  plan.sort((a, b) => Number(b.s.superseded) - Number(a.s.superseded));
+  for (const { s, i } of plan) {
     const id = `01JINF${String(i).padStart(20, '0')}`;
     const scope = s.where === '_global' ? 'global' : 'project';
     const title = `${s.type === 'profile' ? 'profile: ' : ''}Fact zq${i}x ${'lorem '.repeat(s.words).trim()}`;
@@ -87,7 +99,8 @@ function fill(specs: Spec[]): Made[] {
       source: 'llm_extraction',
       session_id: null,
     });
-    if (s.superseded) db.prepare('UPDATE records SET superseded_at = ? WHERE id = ?').run(at, id);
+    if (s.superseded)
+      db.transaction(() => db.prepare('UPDATE records SET superseded_at = ? WHERE id = ?').run(at, id))();
     made.push({
       id,
       type: s.type,
@@ -96,7 +109,7 @@ function fill(specs: Spec[]): Made[] {
       current: !s.superseded,
       title,
     });
-  });
+  }
   return made;
 }
 

@@ -51,7 +51,9 @@ function put(
     source: 'llm_extraction',
     session_id: null,
   });
-  if (o.superseded) db.prepare('UPDATE records SET superseded_at = ? WHERE id = ?').run(at, id);
+  // retiring a record counts for the digest (storage/retirement.ts): inside a transaction
+  if (o.superseded)
+    db.transaction(() => db.prepare('UPDATE records SET superseded_at = ? WHERE id = ?').run(at, id))();
 }
 
 const empty = {
@@ -68,7 +70,7 @@ const REINFORCEABLE = ['A', 'G', 'D'] as const;
 const UNTOUCHABLE = ['B', 'O', 'S', 'H'] as const;
 
 function scene(): void {
-  s.db.exec('DELETE FROM records; DELETE FROM edges;');
+  s.db.transaction(() => s.db.exec('DELETE FROM records; DELETE FROM edges;'))();
   put(s.db, 'A', {}); // own inferred preference
   put(s.db, 'G', { project: '_global' }); // global inferred preference
   put(s.db, 'D', { type: 'discovery' }); // a gotcha the model wrote
@@ -142,7 +144,7 @@ describe('reinforces: sightings by id', () => {
 
   it('the prompt lists records on probation first, so an old inferred one can still be reported', () => {
     scene();
-    s.db.exec('DELETE FROM records');
+    s.db.transaction(() => s.db.exec('DELETE FROM records'))();
     put(s.db, 'OLDPREF', { at: '2025-01-01T00:00:00.000Z' });
     for (let i = 0; i < 80; i++) {
       put(s.db, `DEC${String(i).padStart(3, '0')}`, {

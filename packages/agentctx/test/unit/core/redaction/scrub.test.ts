@@ -187,6 +187,59 @@ describe('scrubStore', () => {
     }
   });
 
+  it('with the full-text index out of reach (no FTS5), scrubs the rows and the index once it is back', () => {
+    const samples = fc.sample(anySecret, { numRuns: 6, seed: 24074 });
+    const { db, path } = legacyStore(samples);
+    // what a connection without FTS5 leaves (SPEC §8 rung 4): triggers dropped, the index as it was
+    db.exec('DROP TRIGGER records_fts_ai; DROP TRIGGER records_fts_ad; DROP TRIGGER records_fts_au;');
+    const blind = scrub(db);
+    expect(blind).toMatchObject({ fts_optimized: false, term_df_rebuilt: false });
+    expect(blind.changed).toBeGreaterThanOrEqual(samples.length);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM term_df').get()).toEqual({ n: 0 });
+    // the stale index still holds the old words: the check can fail
+    expect(leakedPieces(samples, rawStoreBytes(path), true).length).toBeGreaterThan(0);
+    db.close();
+    // a connection with FTS5 rebuilds the index from the scrubbed records; the next scrub merges
+    // it and rebuilds the file, so none of the old words is left in the bytes
+    const back = openDb(path);
+    try {
+      const after = scrub(back);
+      expect(after).toMatchObject({ changed: 0, fts_optimized: true, vacuumed: true });
+      expect(leakedPieces(samples, storeText(back))).toEqual([]);
+      expect(leakedPieces(samples, rawStoreBytes(path), true)).toEqual([]);
+      ftsIntact(back);
+      expect(scrub(back)).toMatchObject({ fts_optimized: false, vacuumed: false });
+    } finally {
+      back.close();
+    }
+  });
+
+  it('gives a profile title that would collide with another current key its row number', () => {
+    const { db } = legacyStore([]);
+    try {
+      const gh = 'ghp_Q7w2Xr9LmN4bV8cZ1kT6yH3jF5dS0aPe8uRi';
+      insertLegacy(db, 'p1', [
+        { id: legacyId(), type: 'profile', title: '[REDACTED:github-token] deploy key', body: 'x' },
+        { id: legacyId(), type: 'profile', title: `${gh} deploy key`, body: 'y' },
+      ]);
+      const report = scrub(db);
+      expect(report.changed).toBe(1);
+      const titles = db
+        .prepare("SELECT rowid, title FROM records WHERE type = 'profile' ORDER BY rowid")
+        .all();
+      expect(titles).toEqual([
+        { rowid: expect.any(Number), title: '[REDACTED:github-token] deploy key' },
+        {
+          rowid: expect.any(Number),
+          title: expect.stringMatching(/^\[REDACTED:github-token\] deploy key \(\d+\)$/),
+        },
+      ]);
+      expect(storeText(db)).not.toContain(gh.slice(4, 16));
+    } finally {
+      db.close();
+    }
+  });
+
   it('leaves clean records as they are, and does not rebuild the file when nothing changed', () => {
     const { db } = legacyStore([]);
     try {

@@ -4,7 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRecord, supersedeRecord } from '../../../../src/core/records/records.js';
 import { MAX_QUERY_TERMS } from '../../../../src/core/retrieval/query.js';
 import { baselineSearch, search } from '../../../../src/core/retrieval/search.js';
-import { type Db, openDb } from '../../../../src/storage/open.js';
+import { openWith } from '../../../../src/storage/connection.js';
+import type { Db } from '../../../../src/storage/open.js';
+import { withoutFts5 } from '../../../support/no-fts5.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
 import { hostileQueries } from './hostile-queries.js';
@@ -128,16 +130,15 @@ describe('search filters', () => {
 });
 
 describe('degradation ladder (SPEC §8)', () => {
+  /** The store opened by a SQLite that has no FTS5 (test/support/no-fts5.ts). */
   function brokenCopy(): Db {
     s.db.pragma('wal_checkpoint(TRUNCATE)');
     const copy = join(dir.path, 'copy.db');
     copyFileSync(join(dir.path, 'agentctx.db'), copy);
-    const db = openDb(copy);
-    db.exec('DROP TABLE records_fts_vocab; DROP TABLE records_fts');
-    return db;
+    return openWith(withoutFts5(), copy);
   }
 
-  it('falls back to LIKE search, marked like-search, when records_fts is gone', () => {
+  it('falls back to LIKE search, marked like-search, when SQLite has no FTS5', () => {
     const db = brokenCopy();
     const res = search(db, { projectId: 'p-test', query: 'customer sessions', now: s.clock() });
     expect(res.degraded).toBe('like-search');

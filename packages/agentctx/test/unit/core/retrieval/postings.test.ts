@@ -46,7 +46,7 @@ describe('search on a store where every query word is common', () => {
       const both = search(s.db, { projectId: 'big', query: 'alpha beta', now: s.clock(), limit: 3 });
       expect(both.degraded).toBeUndefined();
       expect(both.hits.map((h) => h.record.id)).toEqual(['both']);
-      s.db.prepare("DELETE FROM records WHERE id = 'both'").run();
+      s.db.transaction(() => s.db.prepare("DELETE FROM records WHERE id = 'both'").run())();
       const either = search(s.db, { projectId: 'big', query: 'alpha beta', now: s.clock(), limit: 3 });
       expect(either.degraded).toBeUndefined();
       expect(either.hits).toHaveLength(3);
@@ -120,12 +120,16 @@ describe('indexFirst: ranking the index before the filter (the prompt hook)', ()
       expect(crowded.every((id) => id.startsWith('m'))).toBe(true);
       // 105 crowding: the 120 ranked first hold 15 of this project's, a pool smaller than 30 but
       // more than a third of it, taken as it is (the best 15 of the exact pool's records)
-      s.db.prepare("DELETE FROM records WHERE id LIKE 'o%' AND CAST(substr(id, 2) AS INTEGER) >= 55").run();
+      s.db.transaction(() =>
+        s.db.prepare("DELETE FROM records WHERE id LIKE 'o%' AND CAST(substr(id, 2) AS INTEGER) >= 55").run(),
+      )();
       const smaller = search(s.db, { ...q, indexFirst: true }).hits.map((h) => h.record.id);
       expect(smaller).toHaveLength(15);
       for (const id of smaller) expect(exact).toContain(id);
       // fewer crowding records: the first ranking already holds the eligible ones
-      s.db.prepare("DELETE FROM records WHERE id LIKE 'o%' AND CAST(substr(id, 2) AS INTEGER) >= 20").run();
+      s.db.transaction(() =>
+        s.db.prepare("DELETE FROM records WHERE id LIKE 'o%' AND CAST(substr(id, 2) AS INTEGER) >= 20").run(),
+      )();
       const roomy = search(s.db, { ...q, indexFirst: true }).hits.map((h) => h.record.id);
       expect(roomy).toEqual(search(s.db, q).hits.map((h) => h.record.id));
     } finally {

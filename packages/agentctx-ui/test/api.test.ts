@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { appendJournal } from '../../agentctx/src/storage/session-journal.js';
 import { createDashboardApp } from '../src/server/app.js';
 import { type App, createApp } from '../src/server/core.js';
 import { contextFromApp, newToken } from '../src/server/start.js';
@@ -259,6 +261,26 @@ describe('read routes', () => {
     ]);
     const other = await json(get(`/api/sessions?project=${seed.otherProjectId}`));
     expect(other.totals).toMatchObject({ sessions: 1, tokens_injected: 420 });
+  });
+
+  it('GET /api/sessions counts what the hooks journaled since the last fold, once', async () => {
+    const at = new Date().toISOString();
+    const journal = (session: string, tokens: number) =>
+      appendJournal(join(core.paths.journal, `${session}.jsonl`), {
+        kind: 'tokens',
+        sessionId: session,
+        projectId: seed.otherProjectId,
+        tokens,
+        at,
+      });
+    journal('other-live', 55);
+    journal('other-live', 45);
+    for (let i = 0; i < 2; i++) {
+      const other = await json(get(`/api/sessions?project=${seed.otherProjectId}`));
+      expect(other.totals).toMatchObject({ sessions: 2, tokens_injected: 420 + 100 });
+      expect(other.sessions[0]).toMatchObject({ session_id: 'other-live', tokens_injected: 100 });
+    }
+    fresh();
   });
 
   it('GET /api/graph links records to files and, with history, to what they superseded', async () => {

@@ -92,9 +92,9 @@ for (const n of sizes) {
   const db = new Database(dbPath);
   const secrets = [];
   insert(db, st.project_id, 0, n, 0.01, secrets);
-  // as an older version left it: schema 7, before the scrub's migration 8
+  // as an older version left it: schema 8, before the scrub's migration 9
   db.exec(
-    'INSERT INTO term_df (term, doc) SELECT term, doc FROM records_fts_vocab; DROP TABLE scrub_state; PRAGMA user_version = 7;',
+    'INSERT INTO term_df (term, doc) SELECT term, doc FROM records_fts_vocab; DROP TABLE scrub_state; PRAGMA user_version = 8;',
   );
   db.close();
   const first = run(['scrub', '--json'], repo, env);

@@ -170,11 +170,13 @@ function makeStore(dir, projectId, n) {
   // the word counts as consolidation's "term frequencies" step leaves them (storage/term-df.ts)
   termDfAsConsolidated(db);
   db.close();
-  // a digest as consolidation would leave it (about 1,300 tokens)
+  // a digest as consolidation would leave it: within the 1,500-token budget by the hook's
+  // estimator (about 1,300; about 1,020 by the real tokenizer), so SessionStart injects it whole.
+  // (Forty lines, as before, were 2,336 estimated and 1,855 real tokens, over the budget.)
   const digests = join(home, '.agentctx', 'digests');
   mkdirSync(digests, { recursive: true });
   const lines = ['# Project context: app', ''];
-  for (let i = 0; i < 40; i++) lines.push(`- [decision] ${sentence(10)} (${ids[i % ids.length]})`);
+  for (let i = 0; i < 22; i++) lines.push(`- [decision] ${sentence(10)} (${ids[i % ids.length]})`);
   writeFileSync(join(digests, `${projectId}.md`), lines.join('\n'));
   // nothing was retired through agentctx (the rows above were inserted as they are): stamp 0
   writeFileSync(

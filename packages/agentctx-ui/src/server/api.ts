@@ -76,7 +76,10 @@ export function createApi(ctx: DashboardContext): Hono {
     }),
   );
 
-  api.get('/projects', (c) => c.json({ projects: listProjects(ctx.db, ctx.current) }));
+  api.get('/projects', (c) => {
+    ctx.foldJournals?.();
+    return c.json({ projects: listProjects(ctx.db, ctx.current) });
+  });
 
   api.get('/records', (c) => {
     const projectId = projectParam(c, ctx);
@@ -179,6 +182,7 @@ export function createApi(ctx: DashboardContext): Hono {
   api.get('/sessions', (c) => {
     const projectId = projectParam(c, ctx);
     const limit = limitParam(c, 200, 1000);
+    ctx.foldJournals?.(); // lines the hooks journaled since the last Stop count too
     const sessions = listSessions(ctx.db, projectId, limit);
     return c.json({ totals: sessionTotals(ctx.db, projectId), sessions });
   });

@@ -16,6 +16,8 @@ export interface DashboardContext {
   port: () => number;
   /** The built single-page app (index.html and its assets). */
   webDir: string;
+  /** Fold the session journals into the store, before session counts are read. */
+  foldJournals?: () => void;
 }
 
 /** Records services confined to one project's namespace (and `_global`), as the CLI uses them. */

@@ -4,6 +4,7 @@
  * Nothing here re-implements search, supersession or drift.
  */
 export { type App, type AppOptions, createApp, type Env } from '../../../agentctx/src/app/context.js';
+export { foldJournals } from '../../../agentctx/src/app/journal.js';
 export type { ProjectRef } from '../../../agentctx/src/app/project.js';
 export type { DriftReport } from '../../../agentctx/src/core/drift/drift-types.js';
 export { driftReport } from '../../../agentctx/src/core/drift/report.js';

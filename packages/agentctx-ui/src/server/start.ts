@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createDashboardApp } from './app.js';
 import type { DashboardContext } from './context.js';
-import { type App, type AppOptions, createApp } from './core.js';
+import { type App, type AppOptions, createApp, foldJournals } from './core.js';
 
 export const DEFAULT_PORT = 7327;
 export const HOST = '127.0.0.1';
@@ -52,6 +52,9 @@ export function contextFromApp(
     token: opts.token,
     port: opts.port,
     webDir: opts.webDir ?? defaultWebDir(),
+    foldJournals: () => {
+      foldJournals(core.db, core.paths, core.clock);
+    },
   };
 }
 

@@ -7,6 +7,8 @@ export interface Paths {
   config: string;
   logs: string;
   digests: string;
+  /** Append-only session journals (stored data: injected tokens, working directory). */
+  journal: string;
   locks: string;
   profile: string;
   models: string;
@@ -24,6 +26,7 @@ export function resolvePaths(env: Env = process.env): Paths {
     config: join(home, 'config.json'),
     logs: join(home, 'logs'),
     digests: join(home, 'digests'),
+    journal: join(home, 'journal'),
     locks: join(home, 'locks'),
     profile: join(home, 'profile'),
     models: join(home, 'models'),
@@ -31,8 +34,20 @@ export function resolvePaths(env: Env = process.env): Paths {
   };
 }
 
+/** A session id as a file name: characters other than [A-Za-z0-9_-] become '_'. */
+function safeSessionName(sessionId: string): string {
+  return sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 128) || 'unknown';
+}
+
 /** The session dedup file of SPEC §4 (derived, disposable). */
 export function sessionStatePath(paths: Paths, sessionId: string): string {
-  const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 128) || 'unknown';
-  return join(paths.tmp, `agentctx-${safe}.json`);
+  return join(paths.tmp, `agentctx-${safeSessionName(sessionId)}.json`);
+}
+
+/**
+ * The session's journal (stored, storage/session-journal.ts). Two ids that map to one name
+ * share a file harmlessly: every line names its session.
+ */
+export function sessionJournalPath(paths: Paths, sessionId: string): string {
+  return join(paths.journal, `${safeSessionName(sessionId)}.jsonl`);
 }

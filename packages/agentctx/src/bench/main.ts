@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import { parseDataset } from './dataset.js';
 import { formatHybridReport, runHybridBench } from './hybrid.js';
 import { measureLatency } from './latency.js';
-import { formatReport, runBench } from './run.js';
+import { type BenchPath, formatReport, runBench } from './run.js';
 import { SPLITS, type Split, selectSplit } from './split.js';
 
+const PATHS: readonly BenchPath[] = ['hook', 'mcp', 'engine'];
+
 /**
- * `bench:retrieval --dataset FILE [--path hook|engine] [--split all|tune|validate] [--json]`
+ * `bench:retrieval --dataset FILE [--path hook|mcp|engine] [--split all|tune|validate] [--json]`
  * and `--latency N[,N…]`; returns the exit code.
  */
 export function main(argv: readonly string[]): number | Promise<number> {
@@ -16,7 +18,7 @@ export function main(argv: readonly string[]): number | Promise<number> {
   let model = 'glove-sif-384-q8';
   let json = false;
   let latency: number[] | undefined;
-  let path: 'hook' | 'engine' = 'hook';
+  let path: BenchPath = 'hook';
   let split: Split = 'all';
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -26,8 +28,7 @@ export function main(argv: readonly string[]): number | Promise<number> {
     else if (a === '--model') model = argv[++i] ?? model;
     else if (a === '--dataset') dataset = argv[++i];
     else if (a?.startsWith('--dataset=')) dataset = a.slice('--dataset='.length);
-    else if (a === '--path' && (argv[i + 1] === 'hook' || argv[i + 1] === 'engine'))
-      path = argv[++i] as typeof path;
+    else if (a === '--path' && PATHS.includes(argv[i + 1] as BenchPath)) path = argv[++i] as BenchPath;
     else if (a === '--split' && SPLITS.includes(argv[i + 1] as Split)) split = argv[++i] as Split;
     else if (a === '--latency') latency = (argv[++i] ?? '').split(',').map(Number);
     else {
@@ -50,7 +51,9 @@ export function main(argv: readonly string[]): number | Promise<number> {
     if (!dataset) return 0;
   }
   if (!dataset) {
-    process.stderr.write('usage: bench:retrieval --dataset FILE [--json] | --latency 10000,100000\n');
+    process.stderr.write(
+      'usage: bench:retrieval --dataset FILE [--path hook|mcp|engine] [--split all|tune|validate] [--json] | --latency 10000,100000\n',
+    );
     return 2;
   }
   let data: ReturnType<typeof parseDataset>;
@@ -78,9 +81,10 @@ export function main(argv: readonly string[]): number | Promise<number> {
   }
   const report = runBench(data);
   if (json) {
-    const { hook, engine, baseline, queries, categories, records, engineMsPerQuery } = report;
+    const { hook, engine, mcp, baseline, queries, categories, records, engineMsPerQuery } = report;
     const out = { split, engine, baseline, queries, categories, records, engineMsPerQuery };
-    process.stdout.write(`${JSON.stringify(path === 'hook' ? { hook, ...out } : out)}\n`);
-  } else process.stdout.write(`${formatReport(report, path === 'hook')}\n`);
+    const lead = path === 'hook' ? { hook } : path === 'mcp' ? { mcp } : {};
+    process.stdout.write(`${JSON.stringify({ ...lead, ...out })}\n`);
+  } else process.stdout.write(`${formatReport(report, path)}\n`);
   return 0;
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { baselineSearch, search } from '../core/retrieval/search.js';
 import type { SearchOptions } from '../core/retrieval/search-types.js';
+import { toolSearchOptions } from '../core/retrieval/tool-search.js';
 import { type Db, openDb } from '../storage/open.js';
 import { insertRecord } from '../storage/records-repo.js';
 import type { BenchDataset } from './dataset.js';
@@ -13,6 +14,8 @@ export interface CategoryReport {
   queries: number;
   hook: HookMetrics;
   engine: Metrics;
+  /** `ctx_search` as the MCP server runs it, keyword-only (its default limit, 10). */
+  mcp: Metrics;
   baseline: Metrics;
 }
 
@@ -23,6 +26,8 @@ export interface BenchReport {
   /** What the prompt hook injects (its own code path and settings). */
   hook: HookMetrics;
   engine: Metrics;
+  /** `ctx_search` as the MCP server runs it, keyword-only (its default limit, 10). */
+  mcp: Metrics;
   baseline: Metrics;
   categories: Record<string, CategoryReport>;
   /** Mean engine search time per query, milliseconds. */
@@ -68,8 +73,10 @@ export function runBench(data: BenchDataset, tuning: EngineSettings = {}): Bench
     const now = loadDataset(db, data);
     const hook: HookOutcome[] = [];
     const engine: Metrics[] = [];
+    const mcp: Metrics[] = [];
     const baseline: Metrics[] = [];
-    const byCat = new Map<string, { hook: HookOutcome[]; engine: Metrics[]; baseline: Metrics[] }>();
+    type Lists = { hook: HookOutcome[]; engine: Metrics[]; mcp: Metrics[]; baseline: Metrics[] };
+    const byCat = new Map<string, Lists>();
     let ms = 0;
     for (const q of data.queries) {
       const t0 = performance.now();
@@ -81,12 +88,19 @@ export function runBench(data: BenchDataset, tuning: EngineSettings = {}): Bench
       );
       const b = scoreQuery(baselineSearch(db, q.project, q.query, 10), q.relevant);
       const h = hookOutcome(db, q, now);
+      const toolHits = search(db, toolSearchOptions({ projectId: q.project, query: q.query, now })).hits;
+      const m = scoreQuery(
+        toolHits.map((x) => x.record.id),
+        q.relevant,
+      );
       hook.push(h);
       engine.push(e);
+      mcp.push(m);
       baseline.push(b);
-      const cat = byCat.get(q.category) ?? { hook: [], engine: [], baseline: [] };
+      const cat = byCat.get(q.category) ?? { hook: [], engine: [], mcp: [], baseline: [] };
       cat.hook.push(h);
       cat.engine.push(e);
+      cat.mcp.push(m);
       cat.baseline.push(b);
       byCat.set(q.category, cat);
     }
@@ -96,6 +110,7 @@ export function runBench(data: BenchDataset, tuning: EngineSettings = {}): Bench
         queries: c.engine.length,
         hook: meanHookMetrics(c.hook),
         engine: meanMetrics(c.engine),
+        mcp: meanMetrics(c.mcp),
         baseline: meanMetrics(c.baseline),
       };
     }
@@ -105,6 +120,7 @@ export function runBench(data: BenchDataset, tuning: EngineSettings = {}): Bench
       queries: data.queries.length,
       hook: meanHookMetrics(hook),
       engine: meanMetrics(engine),
+      mcp: meanMetrics(mcp),
       baseline: meanMetrics(baseline),
       categories,
       engineMsPerQuery: data.queries.length ? Math.round((ms / data.queries.length) * 1000) / 1000 : 0,
@@ -125,21 +141,30 @@ function hookRow(label: string, m: HookMetrics): string {
   return `${label.padEnd(26)}${f(m.r3)}${f(m.precision)}${f(m.injectRate)}${String(m.tokensPerPrompt).padStart(7)}`;
 }
 
-/** The human-readable tables: the hook path first (with `hook`), then the engine and BM25. */
-export function formatReport(r: BenchReport, withHook = true): string {
+/** Which caller's path a report leads with: the prompt hook, `ctx_search`, or the engine alone. */
+export type BenchPath = 'hook' | 'mcp' | 'engine';
+
+/**
+ * The human-readable tables: the hook path first (path `hook`), then the engine (and, path
+ * `mcp`, `ctx_search` as the MCP server runs it) and BM25.
+ */
+export function formatReport(r: BenchReport, path: BenchPath = 'hook'): string {
   const lines = [
     `dataset ${r.dataset}: ${r.records} records, ${r.queries} queries (engine ${r.engineMsPerQuery} ms/query)`,
   ];
-  if (withHook) {
+  if (path === 'hook') {
     lines.push(`${''.padEnd(26)}${['R@3', 'prec', 'inject', 'tokens'].map((h) => h.padStart(7)).join('')}`);
     lines.push(hookRow('prompt hook', r.hook));
     for (const [name, c] of Object.entries(r.categories))
       lines.push(hookRow(`${name} (${c.queries}) hook`, c.hook));
   }
   lines.push(`${''.padEnd(26)}${['R@3', 'R@5', 'R@10', 'NDCG10', 'MRR'].map((h) => h.padStart(7)).join('')}`);
-  lines.push(row('engine', r.engine), row('baseline (BM25, OR)', r.baseline));
+  lines.push(row('engine', r.engine));
+  if (path === 'mcp') lines.push(row('ctx_search (MCP)', r.mcp));
+  lines.push(row('baseline (BM25, OR)', r.baseline));
   for (const [name, c] of Object.entries(r.categories)) {
     lines.push(row(`${name} (${c.queries}) engine`, c.engine));
+    if (path === 'mcp') lines.push(row(`${name} (${c.queries}) ctx_search`, c.mcp));
     lines.push(row(`${name} (${c.queries}) baseline`, c.baseline));
   }
   return lines.join('\n');

@@ -1,18 +1,20 @@
 import { existsSync } from 'node:fs';
-import { type Paths, resolvePaths, sessionStatePath } from '../app/paths.js';
+import { type Paths, resolvePaths, sessionJournalPath, sessionStatePath } from '../app/paths.js';
 import type { ProjectRef } from '../app/project.js';
 import { resolveProject } from '../app/project.js';
 import { readSessionState, type SessionState } from '../core/injection/session-state.js';
 import type { Clock, IdGen } from '../shared/clock.js';
 import type { Db } from '../storage/open.js';
+import { journalCwd } from '../storage/session-journal.js';
 import { ulidFactory } from './ids.js';
 import { openHookStore } from './store.js';
 
 export type Env = Record<string, string | undefined>;
 
 /**
- * What a hook handler works with: paths, clock, ids, the session's dedup state, the project
- * the session is working in (after any CwdChanged), and the store, opened on first use.
+ * What a hook handler works with: paths, clock, ids, the session's dedup state and journal,
+ * the project the session is working in (after any CwdChanged), and the store, opened on
+ * first use.
  */
 export interface HookContext {
   env: Env;
@@ -21,7 +23,9 @@ export interface HookContext {
   newId: IdGen;
   statePath: string | null;
   state: SessionState;
-  /** The session's working directory: its last CwdChanged, else the payload's cwd. */
+  /** The session's journal file (stored data: tokens injected, cwd changes), or null without a session id. */
+  journalPath: string | null;
+  /** The session's working directory: its last CwdChanged (from the journal), else the payload's cwd. */
   cwd: string;
   project(): ProjectRef;
   /** Whether the store exists (read-only hooks do nothing without one). */
@@ -39,7 +43,9 @@ export function createHookContext(
   const paths = resolvePaths(env);
   const statePath = sessionId ? sessionStatePath(paths, sessionId) : null;
   const state = statePath ? readSessionState(statePath) : { injected: [] };
-  const cwd = state.cwd && existsSync(state.cwd) ? state.cwd : payloadCwd;
+  const journalPath = sessionId ? sessionJournalPath(paths, sessionId) : null;
+  const changed = journalPath ? journalCwd(journalPath, sessionId) : null;
+  const cwd = changed && existsSync(changed) ? changed : payloadCwd;
   let project: ProjectRef | undefined;
   let db: Db | undefined;
   let newId: IdGen | undefined;
@@ -53,6 +59,7 @@ export function createHookContext(
     },
     statePath,
     state,
+    journalPath,
     cwd,
     project() {
       project ??= resolveProject(cwd);

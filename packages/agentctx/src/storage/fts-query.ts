@@ -9,6 +9,26 @@ export interface QueryTerm {
   prefix: boolean;
   /** Exact word forms matched instead of `stem` (short words: "pet" -> pet, pets). */
   forms?: string[];
+  /**
+   * Exact word forms matched besides the `stem` prefix: the y→i spellings a prefix cannot
+   * reach ("retry"* misses "retries" and "retried"; see `yVariants`).
+   */
+  variants?: string[];
+}
+
+/**
+ * The y→i inflections of a stem ending in consonant + y: "retry" -> retries, retried, retrier,
+ * retriers. Exact words, not a "retri" prefix, which would also match "retrieve" and "retrieval".
+ */
+export function yVariants(stem: string): string[] {
+  if (!/^[a-z]+[^aeiouy]y$/.test(stem)) return [];
+  const base = stem.slice(0, -1);
+  return [`${base}ies`, `${base}ied`, `${base}ier`, `${base}iers`];
+}
+
+/** A key that tells two terms apart by everything they match (caches of counts use it). */
+export function termKey(t: QueryTerm): string {
+  return `${t.prefix ? '*' : '='}${t.stem}\u0000${t.forms?.join(',') ?? ''}\u0000${t.variants?.join(',') ?? ''}`;
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -90,7 +110,11 @@ export function extractTerms(text: string, max = 256): QueryTerm[] {
     const alpha = /^[a-z]+$/.test(stem);
     if (alpha && stem.length === 3) {
       terms.push({ word, stem, prefix: false, forms: inflections(stem) });
-    } else terms.push({ word, stem, prefix: alpha && stem.length >= MIN_STEM });
+    } else {
+      const prefix = alpha && stem.length >= MIN_STEM;
+      const variants = prefix ? yVariants(stem) : [];
+      terms.push(variants.length > 0 ? { word, stem, prefix, variants } : { word, stem, prefix });
+    }
     if (terms.length >= max) break;
   }
   return terms;
@@ -103,7 +127,9 @@ function quote(s: string): string {
 /** One term as FTS5 phrases: always quoted, so nothing in it can be read as syntax. */
 export function termToFts(term: QueryTerm): string {
   if (term.forms && term.forms.length > 0) return `(${term.forms.map(quote).join(' OR ')})`;
-  return term.prefix ? `${quote(term.stem)}*` : quote(term.stem);
+  const main = term.prefix ? `${quote(term.stem)}*` : quote(term.stem);
+  if (!term.variants || term.variants.length === 0) return main;
+  return `(${[main, ...term.variants.map(quote)].join(' OR ')})`;
 }
 
 /** An FTS5 MATCH expression that ORs the terms; null when there is nothing to search for. */
@@ -128,6 +154,13 @@ export function countTerm(lowerText: string, term: QueryTerm, max = 50): number 
       if (n < max) n += countTerm(lowerText, { word: f, stem: f, prefix: false }, max - n);
     return n;
   }
+  let n = countStem(lowerText, term, max);
+  for (const v of term.variants ?? [])
+    if (n < max) n += countStem(lowerText, { word: v, stem: v, prefix: false }, max - n);
+  return n;
+}
+
+function countStem(lowerText: string, term: QueryTerm, max: number): number {
   let from = 0;
   let n = 0;
   while (n < max) {

@@ -191,7 +191,19 @@ export const MIGRATIONS: readonly string[] = [
     SELECT agentctx_retiring();
   END;
   `,
-  // 8: the secret scrub's bookkeeping (derived; storage/scrub-repo.ts): per scanned table, the
+  // 8: the session journal (stored, storage/session-journal.ts): how far each journal file has
+  // been folded into sessions (file_id, its inode and birth time, tells a file written anew),
+  // and the session's working directory.
+  `
+  CREATE TABLE session_journal (
+    file         TEXT PRIMARY KEY,
+    file_id      TEXT NOT NULL,
+    folded_bytes INTEGER NOT NULL,
+    updated_at   TEXT NOT NULL
+  ) WITHOUT ROWID;
+  ALTER TABLE sessions ADD COLUMN cwd TEXT;
+  `,
+  // 9: the secret scrub's bookkeeping (derived; storage/scrub-repo.ts): per scanned table, the
   // redactor fingerprint it was last checked with and how far (rowid) that check got, and the
   // log files' checked lengths. Opening a store with it also stops older agentctx versions, whose
   // writes skip the redaction gate, from writing to it.

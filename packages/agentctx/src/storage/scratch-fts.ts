@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { AgentctxError, errorMessage } from '../shared/errors.js';
-import { buildMatchExpression, type QueryTerm } from './fts-query.js';
+import { buildMatchExpression, type QueryTerm, termKey } from './fts-query.js';
 
 /** One indexed passage of a scratch index. */
 export interface ScratchDoc {
@@ -59,7 +59,7 @@ export function createScratchIndex(docs: readonly ScratchDoc[]): ScratchIndex {
         .all(match) as ScratchHit[];
     },
     docFreq(term) {
-      const key = `${term.stem}|${term.prefix}`;
+      const key = termKey(term);
       const cached = dfCache.get(key);
       if (cached !== undefined) return cached;
       const match = buildMatchExpression([term]);

@@ -7,6 +7,30 @@ export interface SessionRow {
   ended_at: string | null;
   tokens_injected: number;
   extraction_cost_usd: number;
+  /** The session's last working directory (a CwdChanged), from its journal. */
+  cwd: string | null;
+}
+
+/** What one fold of a session's journal lines adds to its row (storage/journal-fold.ts). */
+export interface SessionDelta {
+  sessionId: string;
+  /** The project of its first injection in these lines; null when they hold none. */
+  projectId: string | null;
+  startedAt: string;
+  tokens: number;
+  cwd: string | null;
+}
+
+/** Add journal lines to a session: tokens add up, the last cwd wins, the first sighting stays. */
+export function foldIntoSession(db: Db, d: SessionDelta): void {
+  db.prepare(
+    `INSERT INTO sessions (session_id, project_id, started_at, tokens_injected, cwd) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT(session_id) DO UPDATE SET
+       tokens_injected = tokens_injected + excluded.tokens_injected,
+       cwd = COALESCE(excluded.cwd, cwd),
+       project_id = COALESCE(project_id, excluded.project_id),
+       started_at = COALESCE(started_at, excluded.started_at)`,
+  ).run(d.sessionId, d.projectId, d.startedAt, d.tokens, d.cwd);
 }
 
 /** Make sure a session row exists, attached to the project it runs in. */

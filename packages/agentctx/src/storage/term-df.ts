@@ -89,6 +89,10 @@ function count(s: Source, t: QueryTerm): number {
     for (const f of t.forms) n += (s.exact.get(f) as { doc: number } | undefined)?.doc ?? 0;
     return n;
   }
-  if (t.prefix) return (s.range.get(t.stem, `${t.stem}\u{10FFFF}`) as { n: number }).n;
-  return (s.exact.get(t.stem) as { doc: number } | undefined)?.doc ?? 0;
+  // y→i variants are whole words the prefix cannot reach (a record holding both counts twice:
+  // the count only weighs the term)
+  let n = 0;
+  for (const v of t.variants ?? []) n += (s.exact.get(v) as { doc: number } | undefined)?.doc ?? 0;
+  if (t.prefix) return n + (s.range.get(t.stem, `${t.stem}\u{10FFFF}`) as { n: number }).n;
+  return n + ((s.exact.get(t.stem) as { doc: number } | undefined)?.doc ?? 0);
 }

@@ -1,4 +1,5 @@
 import type { App } from '../../app/context.js';
+import { foldJournals } from '../../app/journal.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
 import { runScrub } from '../../app/scrub.js';
@@ -43,6 +44,7 @@ export const command: Command = {
     };
     try {
       const started = performance.now();
+      foldJournals(a.db, a.paths, a.clock, { removeOld: true });
       // first: secrets older versions kept go before anything is embedded, indexed or digested
       const scrub = await runScrub(a, { budgetMs: budgetMs / 2 }).catch((err: unknown) => {
         appendLog(a.paths.logs, 'consolidate', `project=${a.project.id} scrub failed: ${errorMessage(err)}`);

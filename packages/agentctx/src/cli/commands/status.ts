@@ -1,3 +1,4 @@
+import { foldJournals } from '../../app/journal.js';
 import { semanticConfig } from '../../app/semantic.js';
 import { namespacesOf } from '../../core/records/records.js';
 import { decideBackend } from '../../llm/select.js';
@@ -18,6 +19,13 @@ export const command: Command = {
   flags: {},
   async run({ app }) {
     const a = app();
+    // The session journals' lines not folded yet count too. Best effort: when the store cannot
+    // be opened for writing (a full disk, a read-only home) a snapshot is read without them.
+    try {
+      foldJournals(a.db, a.paths, a.clock);
+    } catch {
+      // a.db could not be opened for writing; readDb below falls back to a snapshot
+    }
     // reads only: a full disk or a read-only home must not stop it (a snapshot is read then)
     const db = a.readDb;
     const readOnly = snapshotReason(db);

@@ -1,4 +1,4 @@
-import { buildMatchExpression, extractTerms, type QueryTerm } from '../../storage/fts-query.js';
+import { buildMatchExpression, extractTerms, type QueryTerm, termKey } from '../../storage/fts-query.js';
 import type { Db } from '../../storage/open.js';
 import { termDfLookup } from '../../storage/term-df.js';
 import { saveNearBatch } from './apply.js';
@@ -56,7 +56,7 @@ function cachedDf(db: Db): (t: QueryTerm) => number {
   const lookup = termDfLookup(db);
   const cache = new Map<string, number>();
   return (t) => {
-    const key = `${t.stem}|${t.prefix ? 1 : 0}|${t.forms?.join(',') ?? ''}`;
+    const key = termKey(t);
     let n = cache.get(key);
     if (n === undefined) {
       n = lookup(t);

@@ -22,16 +22,26 @@ export interface Injection {
 }
 
 /**
+ * The weak-match filter's knobs for queries of three or more terms, chosen on the tuning
+ * splits of the retrieval benchmark (LoCoMo conversations 1–3, half of dev-memory) and
+ * reported on the validation splits (BENCHMARKS.md). `minScore` is relative to the best hit
+ * of the query: a record far below the best is rarely relevant (the precision lever).
+ * `shortCoverage` lets one rare word carry a hit: a record holding a quarter of a short
+ * query's information is injected even when it shares a single word with it.
+ */
+export const WEAK_MATCH = { minScore: 0.55, shortCoverage: 0.25, longCoverage: 0.2 } as const;
+
+/**
  * Whether a hit is strong enough to inject. `termCount` is the number of query terms the
- * engine searched for. Short queries need most of their words; long ones a fair share, and
- * never a single common word.
+ * engine searched for. Short queries need most of their words; long ones a fair share of
+ * their information, and never a single common word.
  */
 export function isStrongHit(hit: SearchHit, termCount: number): boolean {
   if (termCount === 0 || hit.matched === 0) return false;
   if (termCount === 1) return hit.coverage >= 0.99;
   if (termCount === 2) return hit.coverage >= 0.5 && hit.matched >= 1 && hit.score >= 0.5;
-  const minCoverage = termCount <= 5 ? 0.34 : 0.2;
-  if (hit.matched < 2 || hit.score < 0.35) return false;
+  const minCoverage = termCount <= 5 ? WEAK_MATCH.shortCoverage : WEAK_MATCH.longCoverage;
+  if (hit.score < WEAK_MATCH.minScore) return false;
   // `coverage` weighs words by rarity; in a small or uniform store the words every record
   // shares weigh almost nothing, so a record holding most of the query's words counts too.
   return hit.coverage >= minCoverage || hit.matched / termCount >= 0.5;

@@ -3,16 +3,13 @@ import { writeFileAtomic } from '../../storage/atomic-write.js';
 
 /**
  * The per-session dedup file (SPEC §4, derived and disposable): which record ids this session
- * has already been shown, and the directory the session is working in after a CwdChanged.
- * A missing or corrupt file reads as an empty state: the worst case is a re-injection.
+ * has already been shown, nothing else. A missing or corrupt file reads as an empty state: the
+ * worst case is a re-injection. What must not be lost (injected tokens, the working
+ * directory) goes to the session journal (storage/session-journal.ts).
  */
 export interface SessionState {
   /** Record ids already injected into this session's context, in injection order. */
   injected: string[];
-  /** The session's working directory after its last CwdChanged (absolute), if any. */
-  cwd?: string;
-  /** Tokens injected without a database write yet (SessionStart stays db-free); flushed later. */
-  pendingTokens?: number;
   updatedAt?: string;
 }
 
@@ -40,9 +37,6 @@ export function readSessionState(path: string): SessionState {
         ? o.injected.filter((x): x is string => typeof x === 'string' && x.length > 0 && x.length < 200)
         : [],
     };
-    if (typeof o.cwd === 'string' && o.cwd) state.cwd = o.cwd;
-    if (typeof o.pendingTokens === 'number' && Number.isFinite(o.pendingTokens) && o.pendingTokens > 0)
-      state.pendingTokens = Math.floor(o.pendingTokens);
     if (typeof o.updatedAt === 'string') state.updatedAt = o.updatedAt;
     return state;
   } catch {
@@ -55,9 +49,6 @@ export interface StateChange {
   addIds?: readonly string[];
   /** Start the dedup set over (the context was cleared or compacted) before adding. */
   resetIds?: boolean;
-  cwd?: string;
-  /** Tokens to add to the pending count (negative: written to the database meanwhile). */
-  addPendingTokens?: number;
 }
 
 /**
@@ -76,12 +67,7 @@ export function updateSessionState(path: string, change: StateChange, now: Date)
       injected.push(id);
     }
   }
-  const next: SessionState = { injected: injected.slice(-MAX_IDS) };
-  const cwd = change.cwd ?? cur.cwd;
-  if (cwd) next.cwd = cwd;
-  const pending = (cur.pendingTokens ?? 0) + (change.addPendingTokens ?? 0);
-  if (pending > 0) next.pendingTokens = pending;
-  next.updatedAt = now.toISOString();
+  const next: SessionState = { injected: injected.slice(-MAX_IDS), updatedAt: now.toISOString() };
   try {
     writeFileAtomic(path, JSON.stringify(next), 0o600);
   } catch {

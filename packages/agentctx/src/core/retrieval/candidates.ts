@@ -82,10 +82,13 @@ function likeEscape(s: string): string {
 
 /**
  * The substrings that stand for a term in LIKE search: its word forms, its stem and the word
- * as written (a stem is not always a substring of the word: "retries" → "retry").
+ * y→i variants and the word as written (a stem is not always a substring of the word:
+ * "retries" → "retry").
  */
 function likePatterns(t: QueryTerm): string[] {
-  return [...new Set([...(t.forms ?? []), t.stem, t.word])].filter((p) => p.length > 0);
+  return [...new Set([...(t.forms ?? []), t.stem, ...(t.variants ?? []), t.word])].filter(
+    (p) => p.length > 0,
+  );
 }
 
 export function likeCandidates(db: Db, opts: SearchOptions, terms: QueryTerm[]): CandidateRow[] {

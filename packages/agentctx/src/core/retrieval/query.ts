@@ -1,4 +1,4 @@
-import { buildMatchExpression, type QueryTerm, termToFts } from '../../storage/fts-query.js';
+import { buildMatchExpression, type QueryTerm, termKey, termToFts } from '../../storage/fts-query.js';
 import type { Db } from '../../storage/open.js';
 import { termDfLookup } from '../../storage/term-df.js';
 
@@ -22,7 +22,7 @@ export function documentFrequencies(db: Db, terms: readonly QueryTerm[]): Map<st
   const df = new Map<string, number>();
   const cache = dfCache(db);
   const missing = terms.filter((t) => {
-    const hit = cache.get(dfKey(t));
+    const hit = cache.get(termKey(t));
     if (hit !== undefined) df.set(t.stem, hit);
     return hit === undefined;
   });
@@ -31,7 +31,7 @@ export function documentFrequencies(db: Db, terms: readonly QueryTerm[]): Map<st
   for (const t of missing) {
     const n = lookup(t);
     df.set(t.stem, n);
-    cache.set(dfKey(t), n);
+    cache.set(termKey(t), n);
   }
   return df;
 }
@@ -43,10 +43,6 @@ export function documentFrequencies(db: Db, terms: readonly QueryTerm[]): Map<st
  */
 const DF_CACHE = new WeakMap<Db, { version: string; map: Map<string, number> }>();
 const DF_CACHE_MAX = 5000;
-
-function dfKey(t: QueryTerm): string {
-  return `${t.prefix ? '*' : '='}${t.stem}\u0000${t.forms?.join(',') ?? ''}`;
-}
 
 function dfCache(db: Db): Map<string, number> {
   const version = `${db.pragma('data_version', { simple: true })}:${(db.prepare('SELECT total_changes() AS c').get() as { c: number }).c}`;

@@ -1,4 +1,6 @@
-import { updateSessionState } from '../../core/injection/session-state.js';
+import { appendLog } from '../../app/log.js';
+import { sessionJournalPath } from '../../app/paths.js';
+import { appendJournal } from '../../storage/session-journal.js';
 import { addInjectedTokens } from '../../storage/sessions-repo.js';
 import type { HookContext } from '../context.js';
 
@@ -8,22 +10,35 @@ export function accountingSession(sessionId: string): string {
 }
 
 /**
- * Self-accounting (SPEC §9). SessionStart and UserPromptSubmit stay off the database (no
- * write lock on the session's critical path), so their tokens wait in the session file; Stop,
- * at the end of every turn, and SessionEnd write them to `sessions.tokens_injected`.
+ * Self-accounting (SPEC §9): an injection's tokens, appended to the session journal (stored
+ * data, never the disposable dedup file). No database write on the session's critical path,
+ * so a prompt never queues behind a consolidation's write lock; Stop, SessionEnd,
+ * consolidation and the readers of the counts fold the journal into `sessions`. Only when the
+ * journal cannot be written do the tokens go to the store directly. Never throws.
  */
-export function flushPendingTokens(ctx: HookContext, sessionId: string, lockWaitMs?: number): void {
-  const pending = ctx.state.pendingTokens ?? 0;
-  if (pending <= 0 || !ctx.statePath) return;
-  const db = ctx.db();
-  if (lockWaitMs !== undefined) db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(lockWaitMs))}`);
+export function recordInjectedTokens(
+  ctx: HookContext,
+  sessionId: string,
+  projectId: string,
+  tokens: number,
+): void {
+  if (tokens <= 0) return;
+  const session = accountingSession(sessionId);
+  const at = ctx.clock().toISOString();
+  const path = ctx.journalPath ?? sessionJournalPath(ctx.paths, session);
   try {
-    addInjectedTokens(db, accountingSession(sessionId), ctx.project().id, pending, ctx.clock().toISOString());
+    appendJournal(path, { kind: 'tokens', sessionId: session, projectId, tokens, at });
+    return;
   } catch (err) {
-    // another process holds the write lock (a consolidation step): the next flush writes them
-    if (String((err as { code?: unknown })?.code ?? '').startsWith('SQLITE_BUSY')) return;
-    throw err;
+    appendLog(ctx.paths.logs, 'hooks', `journal ${path}: ${(err as Error)?.message ?? String(err)}`);
   }
-  // subtract what was written rather than zero it: tokens a racing hook added stay pending
-  ctx.state = updateSessionState(ctx.statePath, { addPendingTokens: -pending }, ctx.clock());
+  try {
+    addInjectedTokens(ctx.db(), session, projectId, tokens, at);
+  } catch (err) {
+    appendLog(
+      ctx.paths.logs,
+      'hooks',
+      `tokens of ${session} lost: ${(err as Error)?.message ?? String(err)}`,
+    );
+  }
 }

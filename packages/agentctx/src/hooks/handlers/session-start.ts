@@ -1,11 +1,10 @@
 import { currentDigest } from '../../core/digest/current-digest.js';
 import { updateSessionState } from '../../core/injection/session-state.js';
-import { estimateTokens, truncateLinesToBudget } from '../../shared/tokens.js';
+import { estimateTokens } from '../../shared/tokens.js';
 import type { ContextRecord } from '../../shared/types.js';
-import { addInjectedTokens } from '../../storage/sessions-repo.js';
 import type { HookContext } from '../context.js';
 import type { SessionStartEvent } from '../event.js';
-import { accountingSession } from './accounting.js';
+import { recordInjectedTokens } from './accounting.js';
 import type { HookResult } from './index.js';
 import { spawnBackground } from './spawn.js';
 
@@ -13,15 +12,38 @@ import { spawnBackground } from './spawn.js';
 export const SESSION_START_TOKENS = 1500;
 export const SESSION_START_CHARS = 8000;
 
-/** Whole lines from the top that fit both budgets. */
-export function fitSessionText(text: string): string {
-  let out = truncateLinesToBudget(text.replace(/\r\n/g, '\n').trimEnd(), SESSION_START_TOKENS - 2);
-  while (out.length > SESSION_START_CHARS || estimateTokens(out) > SESSION_START_TOKENS) {
-    const cut = out.lastIndexOf('\n');
-    if (cut <= 0) return '';
-    out = out.slice(0, cut);
+/**
+ * What SessionStart counts a text as: the conservative estimate of what the tokenizer sees,
+ * which is the text in Unicode NFKC form (one character such as U+FDFA becomes eighteen).
+ * Always measured here: a count stored beside a file is a claim, not a measurement.
+ */
+export function sessionTokens(text: string): number {
+  return estimateTokens(text.normalize('NFKC'));
+}
+
+/** Whole lines from the top that fit both budgets, by their own measure, and that measure. */
+export function fitSessionText(text: string): { text: string; tokens: number } {
+  const all = text.replace(/\r\n/g, '\n').trimEnd();
+  const whole = all.length <= SESSION_START_CHARS ? sessionTokens(all) : Number.POSITIVE_INFINITY;
+  if (whole <= SESSION_START_TOKENS) return { text: all, tokens: whole };
+  const lines: string[] = [];
+  let used = 2;
+  let chars = 0;
+  for (const line of all.split('\n')) {
+    const cost = sessionTokens(line) + 1;
+    if (used + cost > SESSION_START_TOKENS || chars + line.length + 1 > SESSION_START_CHARS) break;
+    lines.push(line);
+    used += cost;
+    chars += line.length + 1;
   }
-  return out.trimEnd();
+  // the sum of the lines' estimates is close to the whole's; the whole decides
+  while (lines.length > 0) {
+    const out = lines.join('\n').trimEnd();
+    const tokens = out.length <= SESSION_START_CHARS ? sessionTokens(out) : Number.POSITIVE_INFINITY;
+    if (tokens <= SESSION_START_TOKENS) return { text: out, tokens };
+    lines.pop();
+  }
+  return { text: '', tokens: 0 };
 }
 
 /**
@@ -57,20 +79,17 @@ export function sessionStart(ev: SessionStartEvent, ctx: HookContext): HookResul
     store,
   });
   if (digest?.text.trim()) {
-    // The digest's own estimate (same estimator, written with it) spares re-counting it here;
-    // a file without one, or over either budget, is cut to fit.
-    const trusted =
-      digest.tokens > 0 && digest.tokens <= SESSION_START_TOKENS && digest.text.length <= SESSION_START_CHARS;
-    const text = trusted ? digest.text.replace(/\r\n/g, '\n').trimEnd() : fitSessionText(digest.text);
+    // Measured whatever the side file claims (Invariant 2); over either budget, cut to fit.
+    const { text, tokens } = fitSessionText(digest.text);
     if (!text) return null;
-    const tokens = trusted ? digest.tokens : estimateTokens(text);
     if (ctx.statePath) {
       ctx.state = updateSessionState(
         ctx.statePath,
-        { resetIds: reset, addIds: shownIds(digest.ids, digest.text, text), addPendingTokens: tokens },
+        { resetIds: reset, addIds: shownIds(digest.ids, digest.text, text) },
         ctx.clock(),
       );
     }
+    recordInjectedTokens(ctx, ev.sessionId, project.id, tokens);
     return { additionalContext: text };
   }
 
@@ -84,12 +103,11 @@ export function sessionStart(ev: SessionStartEvent, ctx: HookContext): HookResul
     )
     .all(project.id) as ContextRecord[];
   if (records.length === 0) return null;
-  const text = fitSessionText(profileBlock(records, project.name));
+  const { text, tokens } = fitSessionText(profileBlock(records, project.name));
   if (!text.includes('\n')) return null; // only the header fitted
   const ids = records.filter((r) => text.includes(`- ${r.title}:`)).map((r) => r.id);
-  const tokens = estimateTokens(text);
-  const now = ctx.clock();
-  if (ctx.statePath) ctx.state = updateSessionState(ctx.statePath, { resetIds: reset, addIds: ids }, now);
-  addInjectedTokens(db, accountingSession(ev.sessionId), project.id, tokens, now.toISOString());
+  if (ctx.statePath)
+    ctx.state = updateSessionState(ctx.statePath, { resetIds: reset, addIds: ids }, ctx.clock());
+  recordInjectedTokens(ctx, ev.sessionId, project.id, tokens);
   return { additionalContext: text };
 }

@@ -1,12 +1,12 @@
 import type { HookContext } from '../context.js';
 import type { StopEvent } from '../event.js';
-import { flushPendingTokens } from './accounting.js';
+import { foldSessionJournal } from './fold-journal.js';
 import type { HookResult } from './index.js';
 import { spawnBackground } from './spawn.js';
 
 /**
- * How long Stop waits for the store's write lock to account the turn's tokens: the end of
- * every turn waits for this hook, so a long consolidation step only defers the write.
+ * How long Stop waits for the store's write lock to fold the turn's journal lines: the end of
+ * every turn waits for this hook, so a long consolidation step only defers the fold.
  */
 const STOP_LOCK_WAIT_MS = 250;
 
@@ -15,7 +15,6 @@ export function stop(ev: StopEvent, ctx: HookContext): HookResult {
   if (ev.sessionId && ev.transcriptPath) {
     spawnBackground(ctx, ['extract', '--session-id', ev.sessionId, '--transcript', ev.transcriptPath]);
   }
-  if ((ctx.state.pendingTokens ?? 0) > 0 && ctx.hasStore())
-    flushPendingTokens(ctx, ev.sessionId, STOP_LOCK_WAIT_MS);
+  foldSessionJournal(ctx, STOP_LOCK_WAIT_MS);
   return null;
 }

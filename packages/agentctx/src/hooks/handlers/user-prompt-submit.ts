@@ -1,9 +1,8 @@
 import { promptInjection, searchablePrompt } from '../../core/injection/prompt-injection.js';
 import { updateSessionState } from '../../core/injection/session-state.js';
-import { addInjectedTokens } from '../../storage/sessions-repo.js';
 import type { HookContext } from '../context.js';
 import type { UserPromptEvent } from '../event.js';
-import { accountingSession } from './accounting.js';
+import { recordInjectedTokens } from './accounting.js';
 import type { HookResult } from './index.js';
 
 /**
@@ -24,15 +23,9 @@ export function userPromptSubmit(ev: UserPromptEvent, ctx: HookContext): HookRes
     now,
   });
   if (!injection) return null;
-  // The tokens wait in the session file with the ids (one write, none to the store: a prompt
-  // never queues behind a consolidation's write lock); Stop, at the end of this turn, flushes them.
-  if (ctx.statePath)
-    ctx.state = updateSessionState(
-      ctx.statePath,
-      { addIds: injection.ids, addPendingTokens: injection.tokens },
-      now,
-    );
-  else
-    addInjectedTokens(db, accountingSession(ev.sessionId), project.id, injection.tokens, now.toISOString());
+  // The ids go to the dedup file, the tokens to the session journal: no write to the store, so
+  // a prompt never queues behind a consolidation's write lock. Stop folds the journal.
+  if (ctx.statePath) ctx.state = updateSessionState(ctx.statePath, { addIds: injection.ids }, now);
+  recordInjectedTokens(ctx, ev.sessionId, project.id, injection.tokens);
   return { additionalContext: injection.text };
 }

@@ -5,14 +5,14 @@ import { relatedRecords } from '../../core/records/related.js';
 import { hybridSearch } from '../../core/retrieval/hybrid.js';
 import { toIndexEntry } from '../../core/retrieval/index-entry.js';
 import { search } from '../../core/retrieval/search.js';
-import type { SearchOptions } from '../../core/retrieval/search-types.js';
+import { TOOL_SEARCH, toolSearchOptions } from '../../core/retrieval/tool-search.js';
 import { errorMessage } from '../../shared/errors.js';
 import { RECORD_TYPES, SCOPES } from '../../shared/types.js';
 import { ladderMarker, type ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
 
-export const SEARCH_MAX = 15;
-export const SEARCH_DEFAULT = 10;
+export const SEARCH_MAX = TOOL_SEARCH.maxLimit;
+export const SEARCH_DEFAULT = TOOL_SEARCH.defaultLimit;
 
 /** The `limit` argument of the tools that return an index (ctx_search, ctx_related). */
 export const indexLimitField = z
@@ -69,16 +69,7 @@ export function registerSearch(server: McpServer, ctx: ToolContext): void {
         const degraded = ladderMarker(ctx);
         return { results: [], note: 'no records are linked to this file', ...(degraded ? { degraded } : {}) };
       }
-      const opts: SearchOptions = {
-        projectId: app.project.id,
-        query: args.query,
-        types: args.type ? [args.type] : undefined,
-        scope: args.scope ?? 'project',
-        limit: Math.min(args.limit ?? SEARCH_DEFAULT, SEARCH_MAX),
-        history: args.history === true,
-        onlyIds,
-        now,
-      };
+      const opts = toolSearchOptions({ ...args, projectId: app.project.id, onlyIds, now });
       // hybrid once the background embedder is ready; keyword-only before, and if it fails
       const sem = ctx.semantic?.ready();
       let res = null;

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
-import { resolvePaths, sessionStatePath } from '../../../src/app/paths.js';
+import { resolvePaths, sessionJournalPath, sessionStatePath } from '../../../src/app/paths.js';
 import { resolveProject } from '../../../src/app/project.js';
 import { type CreateRecordInput, createRecord } from '../../../src/core/records/records.js';
 import type { ContextRecord } from '../../../src/shared/types.js';
@@ -25,6 +25,8 @@ export interface HookWorld {
     projectId?: string,
   ) => ContextRecord;
   statePath: (sessionId: string) => string;
+  /** The session's journal (stored: tokens injected, cwd changes). */
+  journalPath: (sessionId: string) => string;
 }
 
 export function hookWorld(origin = 'git@github.com:acme/shop.git', name = 'shop'): HookWorld {
@@ -61,6 +63,7 @@ export function hookWorld(origin = 'git@github.com:acme/shop.git', name = 'shop'
         { type: 'decision', source: 'cli', confidence: 'explicit', ...input },
       ),
     statePath: (sessionId) => sessionStatePath(paths, sessionId),
+    journalPath: (sessionId) => sessionJournalPath(paths, sessionId),
   };
   return world;
 }

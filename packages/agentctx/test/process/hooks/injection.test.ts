@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { getTokenizer } from '@anthropic-ai/tokenizer';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolvePaths } from '../../../src/app/paths.js';
@@ -81,12 +82,17 @@ describe('UserPromptSubmit injection', () => {
       const s = runHook(w, 'stop', stop);
       expect(s.code).toBe(0);
       expect(s.ms).toBeLessThan(5000); // not the 15 s a writer would otherwise wait
-      const pending = JSON.parse(readFileSync(w.statePath('lock1'), 'utf8')).pendingTokens;
-      expect(pending).toBe(estimateTokens(p.context));
+      // the tokens wait in the session journal, not folded yet
+      const tokensRow = () =>
+        holder.prepare("SELECT tokens_injected FROM sessions WHERE session_id = 'lock1'").get() as
+          | { tokens_injected: number }
+          | undefined;
+      expect(tokensRow()).toBeUndefined();
+      expect(readFileSync(w.journalPath('lock1'), 'utf8')).toContain(`"t":${estimateTokens(p.context)}`);
       holder.exec('COMMIT');
       expect(runHook(w, 'stop', stop).code).toBe(0);
-      expect(JSON.parse(readFileSync(w.statePath('lock1'), 'utf8')).pendingTokens).toBeUndefined();
-      expect(tokensOf(w, 'lock1')).toBe(estimateTokens(p.context));
+      expect(tokensRow()?.tokens_injected).toBe(estimateTokens(p.context));
+      expect(tokensOf(w, 'lock1')).toBe(estimateTokens(p.context)); // a further Stop adds nothing
     } finally {
       if (holder.inTransaction) holder.exec('ROLLBACK');
       holder.close();
@@ -286,8 +292,9 @@ describe('SessionStart', () => {
     );
     expect(p.context).toContain(notInDigest.id);
     expect(p.context).not.toContain(inDigest.id);
-    // SessionStart accounted the digest's own estimate, with the prompt's (both flushed by Stop)
-    expect(tokensOf(w, 'ss-startup')).toBe(estimateTokens(text) + estimateTokens(p.context));
+    // SessionStart accounted what it injected, measured (not the side file's claim), with the
+    // prompt's; Stop folded both from the session journal
+    expect(tokensOf(w, 'ss-startup')).toBe(estimateTokens(text.trimEnd()) + estimateTokens(p.context));
   });
 
   it('truncates an oversized digest by whole lines from the bottom to 1,500 tokens', () => {
@@ -308,6 +315,39 @@ describe('SessionStart', () => {
     expect(r.context.startsWith('# big digest\n- decision 0:')).toBe(true);
     const shown = r.context.split('\n');
     expect(lines.slice(0, shown.length)).toEqual(shown); // whole lines, in order
+  });
+
+  it('measures the digest whatever its side file claims: CJK text said to be 100 tokens', () => {
+    const sentences = [
+      '订单服务使用PostgreSQL数据库，因为它支持事务和外键约束。',
+      '払い戻しは台帳ワーカーが処理し、APIはジョブを登録するだけです。',
+      '테스트는 실제 데이터베이스 파일을 사용해야 합니다.',
+    ];
+    const lines = ['# shop'];
+    for (let i = 0; lines.join('\n').length < 7000; i++) lines.push(`- ${sentences[i % 3]} (${i})`);
+    const text = lines.join('\n');
+    w.db(); // the store a digest comes from
+    w.closeDb();
+    const digests = resolvePaths(w.env as Record<string, string>).digests;
+    writeDigest(digests, w.projectId, {
+      text,
+      ids: [],
+      tokens: 100,
+      generated_at: new Date().toISOString(),
+      retire_stamp: readRetirementCounters(w.dbPath).begun,
+    });
+    const tokenizer = getTokenizer();
+    try {
+      expect(tokenizer.encode(text.normalize('NFKC'), 'all').length).toBeGreaterThan(1500);
+      const r = runHook(w, 'session-start', basePayload(w, 'cjk', 'SessionStart', { source: 'startup' }));
+      expect(r.context.length).toBeGreaterThan(1000);
+      expect(text.startsWith(r.context)).toBe(true);
+      expect(tokenizer.encode(r.context.normalize('NFKC'), 'all').length).toBeLessThanOrEqual(1500);
+      // and accounted as measured, not as claimed
+      expect(tokensOf(w, 'cjk')).toBe(estimateTokens(r.context));
+    } finally {
+      tokenizer.free();
+    }
   });
 
   it('without a digest: emits the profile and starts a consolidation in the background', () => {

@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   buildMatchExpression,
+  countTerm,
   crudeStem,
   dateHint,
   extractTerms,
@@ -37,6 +39,39 @@ describe('extractTerms', () => {
     const [t] = extractTerms('cache');
     expect(textHasTerm('the caches are warm', t!)).toBe(true);
     expect(textHasTerm('mustache wax', t!)).toBe(false);
+  });
+});
+
+describe('y→i inflections ("retries" is searched as retry*, which alone misses "retried")', () => {
+  // a base of 4-7 letters ending in a consonant other than l (a final "ly" is a suffix of its own)
+  const base = fc
+    .tuple(fc.stringMatching(/^[a-z]{3,6}$/), fc.constantFrom(...'bcdfghjkmnprtvz'))
+    .map(([head, last]) => head + last)
+    .filter((b) => extractTerms(`${b}y ${b}ies`).length === 1);
+
+  it('finds every y/ies/ied/ying spelling from every y/ies/ied query word, in FTS5 and in text', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE VIRTUAL TABLE t USING fts5(body)');
+    const ins = db.prepare('INSERT INTO t (rowid, body) VALUES (?, ?)');
+    const hits = db.prepare('SELECT rowid FROM t WHERE t MATCH ? ORDER BY rowid');
+    fc.assert(
+      fc.property(base, (b) => {
+        db.exec('DELETE FROM t');
+        const texts = [`${b}y`, `${b}ies`, `${b}ied`, `${b}ying`, `${b}ieve`];
+        for (const [i, text] of texts.entries()) ins.run(i + 1, `the ${text} now`);
+        for (const word of [`${b}y`, `${b}ies`, `${b}ied`]) {
+          const [term] = extractTerms(word);
+          expect(term, word).toBeDefined();
+          const ids = (hits.all(termToFts(term!)) as { rowid: number }[]).map((r) => r.rowid);
+          // every inflection, and not the unrelated "-ieve" word a bare "-i" prefix would catch
+          expect(ids, word).toEqual([1, 2, 3, 4]);
+          for (const text of texts.slice(0, 4)) expect(countTerm(`the ${text} now`, term!), text).toBe(1);
+          expect(textHasTerm(`the ${b}ieve now`, term!)).toBe(false);
+        }
+      }),
+      { seed: 19, numRuns: 60 },
+    );
+    db.close();
   });
 });
 

@@ -37,13 +37,17 @@ function vocab(term: QueryTerm): number {
     (s.db.prepare('SELECT doc FROM records_fts_vocab WHERE term = ?').get(w) as { doc: number } | undefined)
       ?.doc ?? 0;
   if (term.forms) return term.forms.reduce((n, f) => n + exact(f), 0);
+  const variants = (term.variants ?? []).reduce((n, f) => n + exact(f), 0);
   if (term.prefix)
     return (
-      s.db
-        .prepare('SELECT COALESCE(SUM(doc), 0) AS n FROM records_fts_vocab WHERE term >= ? AND term < ?')
-        .get(term.stem, `${term.stem}\u{10FFFF}`) as { n: number }
-    ).n;
-  return exact(term.stem);
+      variants +
+      (
+        s.db
+          .prepare('SELECT COALESCE(SUM(doc), 0) AS n FROM records_fts_vocab WHERE term >= ? AND term < ?')
+          .get(term.stem, `${term.stem}\u{10FFFF}`) as { n: number }
+      ).n
+    );
+  return variants + exact(term.stem);
 }
 
 const copied = () => (s.db.prepare('SELECT COUNT(*) AS n FROM term_df').get() as { n: number }).n;
@@ -54,6 +58,12 @@ describe('term_df: document frequencies without walking posting lists', () => {
     const terms = extractTerms('retrying the webhook queue for pets, invoices and the ledger, zebra');
     expect(terms.some((x) => x.prefix)).toBe(true);
     expect(terms.some((x) => x.forms)).toBe(true);
+    // "retrying" -> retry*: the records saying "retries" count too
+    expect(termDfLookup(s.db)(terms[0]!)).toBeGreaterThan(
+      (s.db.prepare("SELECT doc FROM records_fts_vocab WHERE term = 'retrying'").get() as { doc: number })
+        .doc +
+        (s.db.prepare("SELECT doc FROM records_fts_vocab WHERE term = 'retry'").get() as { doc: number }).doc,
+    );
     const before = terms.map((x) => termDfLookup(s.db)(x));
     expect(before).toEqual(terms.map(vocab));
     expect(refreshTermDf(s.db)).toMatchObject({ rebuilt: true });

@@ -138,6 +138,18 @@ describe('degradation ladder (SPEC §8)', () => {
     return openWith(withoutFts5(), copy);
   }
 
+  it('finds y→i spellings ("retries" -> "retried") on the FTS5 rung and the LIKE rung', () => {
+    add('Webhook deliveries retried', 'The queue worker retried each failed delivery with backoff.');
+    const fts = q('webhook retries');
+    expect(fts.hits[0]?.record.title).toBe('Webhook deliveries retried');
+    expect(fts.hits[0]?.coverage).toBe(1);
+    const db = brokenCopy();
+    const like = search(db, { projectId: 'p-test', query: 'retries', now: s.clock() });
+    expect(like.degraded).toBe('like-search');
+    expect(like.hits.map((h) => h.record.title)).toContain('Webhook deliveries retried');
+    db.close();
+  });
+
   it('falls back to LIKE search, marked like-search, when SQLite has no FTS5', () => {
     const db = brokenCopy();
     const res = search(db, { projectId: 'p-test', query: 'customer sessions', now: s.clock() });

@@ -13,7 +13,7 @@ describe('the postings budget', () => {
   it('asks for two of the rarest four words when every word is common', () => {
     const common = df(POSTINGS_BUDGET);
     const m = matchFor(terms, common)!;
-    expect(m.split(' OR ')).toHaveLength(6); // pairs of four
+    expect(m.split(' AND ')).toHaveLength(7); // pairs of four
     expect(m).toContain(' AND ');
     // the most common word is the one left out
     expect(m).not.toContain(terms[terms.length - 1]!.stem);

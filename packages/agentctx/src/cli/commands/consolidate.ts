@@ -2,6 +2,7 @@ import type { App } from '../../app/context.js';
 import { foldJournals } from '../../app/journal.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
+import { runScrub } from '../../app/scrub.js';
 import { loadEmbedder, openSemantic, semanticConfig } from '../../app/semantic.js';
 import { backfillEmbeddings, countPending } from '../../core/consolidation/backfill.js';
 import { consolidate } from '../../core/consolidation/run.js';
@@ -12,6 +13,7 @@ import type { VectorStore } from '../../storage/vectors/store.js';
 import { num } from '../args.js';
 import type { Command } from '../command.js';
 import { createProgress } from '../progress.js';
+import { scrubLine } from '../scrub-report.js';
 
 const DEFAULT_BUDGET_MS = 60_000;
 
@@ -39,6 +41,11 @@ export const command: Command = {
     try {
       const started = performance.now();
       foldJournals(a.db, a.paths, a.clock, { removeOld: true });
+      // first: secrets older versions kept go before anything is embedded, indexed or digested
+      const scrub = await runScrub(a, { budgetMs: budgetMs / 2 }).catch((err: unknown) => {
+        appendLog(a.paths.logs, 'consolidate', `project=${a.project.id} scrub failed: ${errorMessage(err)}`);
+        return { error: errorMessage(err) };
+      });
       const semantic = await embedStep(a, {
         rebuild: args.flags.rebuildEmbeddings === true,
         tty,
@@ -64,7 +71,7 @@ export const command: Command = {
       appendLog(
         a.paths.logs,
         'consolidate',
-        `project=${a.project.id} finished=${summary.finished}${summary.stopped ? ` stopped=${summary.stopped}` : ''} records=${summary.records} scores=${summary.scores_updated} merged=${summary.merged} candidates=${summary.merge_candidates}${summary.rebuilt ? ` rebuilt=${summary.rebuilt}` : ''} drift=${summary.drift.missing}/${summary.drift.contradicted}${summary.degraded ? ` degraded=${summary.degraded}` : ''} digest=${summary.digest.tokens}t ms=${summary.duration_ms}`,
+        `project=${a.project.id} finished=${summary.finished}${summary.stopped ? ` stopped=${summary.stopped}` : ''} records=${summary.records} scores=${summary.scores_updated} merged=${summary.merged} candidates=${summary.merge_candidates}${summary.rebuilt ? ` rebuilt=${summary.rebuilt}` : ''} drift=${summary.drift.missing}/${summary.drift.contradicted}${summary.degraded ? ` degraded=${summary.degraded}` : ''} digest=${summary.digest.tokens}t${'changed' in scrub ? ` scrubbed=${scrub.changed}` : ''} ms=${summary.duration_ms}`,
       );
       const emb = semantic.report;
       const text = [
@@ -84,6 +91,7 @@ export const command: Command = {
           ? '  CLAUDE.md drift    skipped: this SQLite has no FTS5 (so are word counts and keyword near-duplicates)'
           : `  CLAUDE.md drift    ${summary.drift.missing} missing, ${summary.drift.contradicted} contradicted`,
         `  digest             ${summary.digest.tokens} tokens, ${summary.digest.ids} records`,
+        `  secrets scrubbed   ${scrubLine(scrub)}`,
         ...(summary.code_graph?.scanned
           ? [
               `  code graph         ${summary.code_graph.files_read} files read, ${summary.code_graph.modules} modules, ${summary.code_graph.symbols} symbols`,
@@ -95,7 +103,7 @@ export const command: Command = {
             : `off: ${emb.reason}`
         }${emb.status === 'on' && emb.reason ? `; ${emb.reason}` : ''}`,
       ].join('\n');
-      return { json: { ...summary, embeddings: emb }, text };
+      return { json: { ...summary, embeddings: emb, scrub }, text };
     } catch (err) {
       bar.end();
       appendLog(a.paths.logs, 'consolidate', `project=${a.project.id} failed: ${errorMessage(err)}`);

@@ -20,9 +20,10 @@ export type { RedactionRule } from './rule-parts.js';
 const TOKEN_RULES: readonly RedactionRule[] = [
   {
     kind: 'private-key',
-    // whole PEM block; a block cut short (no END line) loses everything up to the cut
+    // whole PEM block; a block cut short (no END line) loses everything up to the cut, its line
+    // breaks escaped once (`\n` in JSON) or more (`\\n` in JSON inside JSON)
     pattern:
-      /-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=:,\- \t\r\n]|\\[rn])*)/g,
+      /-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=:,\- \t\r\n]|\\+[rn])*)/g,
   },
   { kind: 'anthropic-key', pattern: new RegExp(`${B}sk-ant-[A-Za-z0-9_-]{8,}`, 'g') },
   {

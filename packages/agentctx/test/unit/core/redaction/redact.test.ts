@@ -95,6 +95,11 @@ describe('pattern families, with their placeholder types', () => {
       '-----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ…',
       '[REDACTED:private-key]…',
     ],
+    [
+      'pem cut short inside twice-escaped JSON (tool output holding a service-account file)',
+      '{"stdout":"{\\"private_key\\":\\"-----BEGIN PRIVATE KEY-----\\\\nQDicXZuBQK8Dk168GnnZokYB669CDIVEBV0\\\\nPXIhysAfRn9NkbmXppBqrozws7Y0hirDNs',
+      '{"stdout":"{\\"private_key\\":\\"[REDACTED:private-key]',
+    ],
     ['curl -u', 'curl -u deploy:pw9876 https://x', 'curl -u deploy:[REDACTED:basic-auth] https://x'],
   ];
   it.each(cases)('%s', (_name, input, expected) => {

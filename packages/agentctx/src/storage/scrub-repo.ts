@@ -56,6 +56,8 @@ export const NOT_FREE_TEXT: Readonly<Record<string, readonly string[]>> = {
   term_df: ['term'],
   term_df_meta: ['key', 'value'],
   scrub_state: ['key', 'value'],
+  team_links: ['project_id', 'key', 'record_id', 'synced_sha', 'shown_valid_from'],
+  team_sync: ['project_id', 'file_sha', 'synced_at', 'action'],
 };
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;

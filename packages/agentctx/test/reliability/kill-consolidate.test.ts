@@ -41,7 +41,9 @@ function seedStore(path: string, projectId: string): void {
        access_count, last_accessed, source)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'cli')`,
   );
-  const types = ['discovery', 'bugfix', 'preference', 'handover', 'decision', 'convention'];
+  // no handovers: a store keeps one current handover per project (a unique index), and this
+  // seeding writes current records directly
+  const types = ['discovery', 'bugfix', 'preference', 'decision', 'convention'];
   const confidences = ['explicit', 'inferred', 'reinforced'];
   const base = Date.UTC(2025, 0, 1);
   db.transaction(() => {

@@ -43,14 +43,22 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
       scope: 'project or global',
       limit: 'at most N results',
       history: 'include superseded records',
+      'as-of': 'what was true on DATE (valid then, not yet superseded)',
+      'known-at': 'what agentctx had recorded by DATE (with --as-of: as known then)',
     },
     examples: ['agentctx search "sqlite concurrency"', 'agentctx search retries --type decision --limit 5'],
   },
   show: {
     group: 'everyday',
     line: 'one record in full, with its supersession chain',
-    options: {},
-    examples: ['agentctx show 01JDQ8ZK4M3N5P7Q9R1S3T5V7W'],
+    options: {
+      'as-of': 'what was true on DATE (valid then, not yet superseded)',
+      'known-at': 'what agentctx had recorded by DATE (with --as-of: as known then)',
+    },
+    examples: [
+      'agentctx show 01JDQ8ZK4M3N5P7Q9R1S3T5V7W',
+      'agentctx show 01JDQ8ZK4M3N5P7Q9R1S3T5V7W --as-of 2026-06-01',
+    ],
   },
   record: {
     group: 'everyday',
@@ -93,6 +101,8 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
       out: 'write to FILE instead of printing',
       history: 'include superseded records',
       profile: 'export the global profile to ~/.agentctx/profile instead',
+      'as-of': 'what was true on DATE (valid then, not yet superseded)',
+      'known-at': 'what agentctx had recorded by DATE (with --as-of: as known then)',
     },
     examples: ['agentctx export --out context.md', 'agentctx export --profile'],
   },
@@ -186,6 +196,28 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
     line: 'confirm or dismiss a near-duplicate pair',
     options: { dismiss: 'keep both records and stop proposing the pair' },
     examples: ['agentctx merge 01JDQ8… 01JDQ9…', 'agentctx merge 01JDQ8… 01JDQ9… --dismiss'],
+  },
+  team: {
+    group: 'everyday',
+    line: 'team context in git: export, import or status of .agentctx/context.md',
+    options: {
+      yes: 'import: close records whose block was removed, without asking',
+      force: 'export: overwrite a file that holds changes not imported yet',
+      file: 'use FILE instead of <repo>/.agentctx/context.md',
+    },
+    examples: ['agentctx team export', 'agentctx team import', 'agentctx team status'],
+  },
+  promote: {
+    group: 'everyday',
+    line: 'mark records as team records (they go into .agentctx/context.md)',
+    options: {},
+    examples: ['agentctx promote 01JDQ8ZK4M3N5P7Q9R1S3T5V7W'],
+  },
+  scrub: {
+    group: 'maintenance',
+    line: 'redact secrets stored before the redaction gate, in place (consolidate runs it too)',
+    options: { 'budget-ms': 'time box in milliseconds' },
+    examples: ['agentctx scrub', 'agentctx scrub --json'],
   },
   reset: {
     group: 'maintenance',

@@ -20,7 +20,7 @@ import { reapBackground } from '../support/tmp.js';
  * background jobs the hooks started have ended.
  */
 
-const RUNS = scale(56, 3500);
+const RUNS = scale(56, 2000);
 const PARALLEL = 2;
 const MAX_STRING = scale(256 * 1024, 4 * 1024 * 1024);
 /** A hook that has not answered by then counts as hung (the machine may be very busy). */

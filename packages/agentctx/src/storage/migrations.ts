@@ -226,6 +226,7 @@ export const MIGRATIONS: readonly string[] = [
     file_sha   TEXT NOT NULL,
     synced_at  TEXT NOT NULL,
     action     TEXT NOT NULL
+  );
   `,
   // 10: the secret scrub's bookkeeping (derived; storage/scrub-repo.ts): per scanned table, the
   // redactor fingerprint it was last checked with and how far (rowid) that check got, and the

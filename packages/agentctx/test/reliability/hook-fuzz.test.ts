@@ -62,8 +62,10 @@ beforeAll(() => {
 });
 afterAll(() => {
   w?.cleanup();
-  reapBackground(outside);
-  rmSync(outside, { recursive: true, force: true });
+  if (outside) {
+    reapBackground(outside);
+    rmSync(outside, { recursive: true, force: true });
+  }
 });
 
 /** Every file and folder under `dir` with its size and modification time. */

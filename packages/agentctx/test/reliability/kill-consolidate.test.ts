@@ -41,7 +41,8 @@ function seedStore(path: string, projectId: string): void {
        access_count, last_accessed, source)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'cli')`,
   );
-  const types = ['discovery', 'bugfix', 'preference', 'handover', 'decision', 'convention'];
+  // no handover: one current handover per project is a store invariant (keyed records)
+  const types = ['discovery', 'bugfix', 'preference', 'decision', 'convention'];
   const confidences = ['explicit', 'inferred', 'reinforced'];
   const base = Date.UTC(2025, 0, 1);
   db.transaction(() => {

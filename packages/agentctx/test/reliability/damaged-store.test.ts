@@ -142,11 +142,7 @@ describe('a damaged store', () => {
   }
 
   it('figures', () => {
-    figure(
-      'Damaged, read-only and locked stores',
-      'damaged stores (truncated ×2, garbage header, 2 corrupt pages)',
-      RUN.map(([n]) => n).join('; '),
-    );
+    figure('Damaged, read-only and locked stores', 'damaged stores', RUN.map(([n]) => n).join('; '));
     figure(
       'Damaged, read-only and locked stores',
       'damaged: surfaces run (CLI, hooks, MCP) / answered / clear error',

@@ -32,8 +32,8 @@ function vectorsSql(path: string): string {
     "SELECT name FROM sqlite_master WHERE name IN ('records_vec', 'records_vec_js')",
   ).map((r) => r.name);
   return tables.includes('records_vec')
-    ? 'SELECT record_id, hex(embedding) AS v FROM records_vec ORDER BY record_id'
-    : 'SELECT record_id, hex(embedding) AS v FROM records_vec_js ORDER BY record_id';
+    ? `SELECT record_id, hex(embedding) AS v FROM records_vec WHERE record_id LIKE '01JD%' ORDER BY record_id`
+    : `SELECT record_id, hex(embedding) AS v FROM records_vec_js WHERE record_id LIKE '01JD%' ORDER BY record_id`;
 }
 
 function derived(path: string): Record<string, string> {
@@ -41,7 +41,9 @@ function derived(path: string): Record<string, string> {
     vectors: vectorsSql(path),
     merge_candidates:
       'SELECT project_id, type, record_a, record_b, similarity, status FROM merge_candidates ORDER BY record_a, record_b',
-    embedding_meta: 'SELECT key, value FROM embedding_meta ORDER BY key',
+    // the vector scan's watermark is left out: it stops before a record still pending, so it
+    // stands before or after a profile fact the run created late (kill-compare.ts)
+    embedding_meta: "SELECT key, value FROM embedding_meta WHERE key NOT LIKE 'vec_dup_after:%' ORDER BY key",
   };
 }
 
@@ -55,8 +57,20 @@ function home(name: string): { env: NodeJS.ProcessEnv; db: string } {
   };
 }
 
-function consolidateToEnd(env: NodeJS.ProcessEnv): { embeddings: { status: string; pending: number } } {
-  const r = runAgentctx(['consolidate', '--json'], { cwd: repo, env, timeoutMs: 900_000 });
+/**
+ * A whole run: the time box (60 s by default, less the backfill) is lifted, else a slow machine
+ * ends the reference run early and a rerun goes further than it (a time-boxed run is continued by
+ * the next one, by design).
+ */
+function consolidateToEnd(env: NodeJS.ProcessEnv): {
+  finished?: boolean;
+  embeddings: { status: string; pending: number };
+} {
+  const r = runAgentctx(['consolidate', '--json', '--budget-ms', '900000'], {
+    cwd: repo,
+    env,
+    timeoutMs: 900_000,
+  });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout);
@@ -126,6 +140,7 @@ beforeAll(() => {
   referenceMs = Date.now() - t0;
   expect(out.embeddings.status).toBe('on');
   expect(out.embeddings.pending).toBe(0);
+  expect(out.finished).toBe(true);
   store = (out.embeddings as { store?: string }).store ?? '';
   reference = comparable(ref.db, seededIds, derived(ref.db));
   expect((reference.extra.vectors ?? []).length).toBe(RECORDS);
@@ -146,7 +161,7 @@ describe('kill -9 of the embedding backfill', () => {
         // most of the run is the backfill (the model load comes first)
         from: 0.25,
         fresh: home,
-        run: (h) => ({ args: ['consolidate', '--json'], cwd: repo, env: h.env }),
+        run: (h) => ({ args: ['consolidate', '--json', '--budget-ms', '900000'], cwd: repo, env: h.env }),
         check: async (h, label) => {
           expect(storeHealth(h.db), label).toEqual({ integrity: 'ok', fts: 'ok' });
           expect(doneWithoutVector(h.db), `${label}: marked embedded without a vector`).toBe(0);

@@ -14,7 +14,10 @@ import { rowsOf } from './store-check.js';
  * - ids a run mints (ULIDs of records or edges it creates) are replaced by the content they
  *   name (a record's type, title and body; an edge's ends and kind);
  * - a decaying score is computed from the clock and rounded to 4 decimals: it may differ by
- *   one rounding step (0.0001) between runs a few seconds apart.
+ *   one rounding step (0.0001) between runs a few seconds apart;
+ * - a record the run creates itself (profile facts, from the project's files) after the
+ *   embedding backfill is embedded by the next run: its pending flag and vector depend on
+ *   whether a kill made a second run happen (the callers compare seeded records' vectors).
  */
 
 export interface RecordRow {
@@ -71,6 +74,9 @@ export function comparable(
       superseded_at: r.superseded_at === null ? null : 'set',
       valid_from: fresh(r) ? 'set' : r.valid_from,
       recorded_at: fresh(r) ? 'set' : r.recorded_at,
+      // a record the run creates itself (a profile fact) after the backfill waits for the next
+      // run's backfill: whether a rerun already embedded it depends on where the kill fell
+      pending_embedding: fresh(r) ? 'either' : r.pending_embedding,
       score: 0,
     }))
     .sort((a, b) => String(a.id).localeCompare(String(b.id)));

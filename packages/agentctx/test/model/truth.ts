@@ -1,25 +1,27 @@
+import type { ContextRecord } from '../../src/shared/types.js';
 import { expectThat } from './config.js';
 import type { Model, Ns } from './model.js';
 import type { ProjectKey, World } from './world.js';
 
 /** The stored columns of a record (ground truth, SPEC §7): derived ones are left out. */
-export interface Row {
-  id: string;
-  project_id: string;
-  type: string;
-  title: string;
-  body: string;
-  scope: string;
-  pinned: number;
-  confidence: string;
-  reinforce_count: number;
-  valid_from: string;
-  recorded_at: string;
-  superseded_at: string | null;
-  superseded_by: string | null;
-  source: string;
-  session_id: string | null;
-}
+export type Row = Pick<
+  ContextRecord,
+  | 'id'
+  | 'project_id'
+  | 'type'
+  | 'title'
+  | 'body'
+  | 'scope'
+  | 'pinned'
+  | 'confidence'
+  | 'reinforce_count'
+  | 'valid_from'
+  | 'recorded_at'
+  | 'superseded_at'
+  | 'superseded_by'
+  | 'source'
+  | 'session_id'
+>;
 
 const COLUMNS =
   'id, project_id, type, title, body, scope, pinned, confidence, reinforce_count, valid_from, recorded_at, superseded_at, superseded_by, source, session_id';

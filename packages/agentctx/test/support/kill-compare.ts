@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { ContextRecord } from '../../src/shared/types.js';
 import { rowsOf } from './store-check.js';
 
 /**
@@ -20,28 +21,8 @@ import { rowsOf } from './store-check.js';
  *   whether a kill made a second run happen (the callers compare seeded records' vectors).
  */
 
-export interface RecordRow {
-  id: string;
-  project_id: string;
-  type: string;
-  title: string;
-  body: string;
-  scope: string;
-  pinned: number;
-  confidence: string;
-  reinforce_count: number;
-  valid_from: string;
-  recorded_at: string;
-  superseded_at: string | null;
-  superseded_by: string | null;
-  access_count: number;
-  last_accessed: string | null;
-  score: number;
-  claudemd_drift_score: number;
-  source: string;
-  session_id: string | null;
-  pending_embedding: number;
-}
+/** A records row as stored: the project's own record type. */
+export type RecordRow = ContextRecord;
 
 export interface Comparable {
   records: Record<string, unknown>[];

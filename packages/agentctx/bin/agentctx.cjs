@@ -11,6 +11,7 @@ if (major < 20) {
 const cmd = process.argv[2];
 if (cmd === 'hook') {
   try {
+    if (process.env.AGENTCTX_VIA === 'plugin' && initRegistered(process.argv[3])) process.exit(0);
     runHookBundle();
   } catch {
     process.exit(0); // a hook never breaks a session
@@ -166,6 +167,32 @@ function fnv1a(s) {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * A hook the plugin runs (its launcher sets AGENTCTX_VIA=plugin) stands aside when `agentctx
+ * init` registered the same hook in the user's or the project's settings: Claude Code runs both,
+ * and one capture is enough. Two small file reads; a file that cannot be read counts as absent.
+ */
+function initRegistered(event) {
+  if (!/^[a-z]+(?:-[a-z]+)*$/.test(event ?? '')) return false;
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const env = process.env;
+  const configDir = env.CLAUDE_CONFIG_DIR || path.join(env.HOME || require('node:os').homedir(), '.claude');
+  const project = env.CLAUDE_PROJECT_DIR || process.cwd();
+  const needle = `"agentctx hook ${event}"`;
+  for (const file of [
+    path.join(configDir, 'settings.json'),
+    path.join(project, '.claude', 'settings.json'),
+  ]) {
+    try {
+      if (fs.readFileSync(file, 'utf8').includes(needle)) return true;
+    } catch {
+      // absent or unreadable
+    }
+  }
+  return false;
 }
 
 function isDisabled(v) {

@@ -207,6 +207,14 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
     },
     examples: ['agentctx team export', 'agentctx team import', 'agentctx team status'],
   },
+  incognito: {
+    group: 'everyday',
+    line: 'one session with nothing captured and nothing injected (the next one switches it off)',
+    options: {
+      session: 'this Claude Code session id instead of the next session (the plugin command passes it)',
+    },
+    examples: ['agentctx incognito', 'agentctx incognito off', 'agentctx incognito status'],
+  },
   promote: {
     group: 'everyday',
     line: 'mark records as team records (they go into .agentctx/context.md)',

@@ -1,4 +1,5 @@
 import { fstatSync, read, readSync, writeSync } from 'node:fs';
+import { incognitoHook } from '../app/incognito.js';
 import { appendLog } from '../app/log.js';
 import { resolvePaths } from '../app/paths.js';
 import { type Clock, systemClock } from '../shared/clock.js';
@@ -152,6 +153,8 @@ export async function runHandler<K extends HookName>(
     const event = toHookEvent(name, payload, env.CLAUDE_PROJECT_DIR || process.cwd());
     if (!event.sessionId && typeof env.CLAUDE_CODE_SESSION_ID === 'string')
       event.sessionId = env.CLAUDE_CODE_SESSION_ID.slice(0, 256);
+    // an incognito session: nothing captured, nothing injected (app/incognito.ts)
+    if (incognitoHook(resolvePaths(env), event, (opts.clock ?? systemClock)())) return;
     ctx = createHookContext(env, event.sessionId, event.cwd, opts.clock ?? systemClock);
     const result = await handler(event as Extract<HookEvent, { kind: K }>, ctx);
     const out = renderOutput(name, result);

@@ -1,7 +1,9 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig, saveConfig } from '../../app/config.js';
-import { installIntoClaude } from '../../claude/install.js';
+import { type InstallReport, installIntoClaude } from '../../claude/install.js';
+import { claudeJsonPath } from '../../claude/mcp-registration.js';
+import { registration } from '../../claude/registration.js';
 import { type ProfileChanges, refreshProfile } from '../../core/profile/refresh-profile.js';
 import { decideBackend } from '../../llm/select.js';
 import { AgentctxError } from '../../shared/errors.js';
@@ -28,6 +30,19 @@ function describe(label: string, c: { path: string; changed: boolean; added: str
   return `${label}: ${parts.join('; ') || 'updated'} (${c.path})`;
 }
 
+/** What init reports when the plugin is enabled: nothing written, by either side. */
+function pluginReport(
+  plugin: { id: string; path: string }[],
+  env: Record<string, string | undefined>,
+): InstallReport {
+  const none = { changed: false, added: [], updated: [], removed: [] };
+  const path = plugin[0]?.path ?? '';
+  return {
+    settings: { path, ...none },
+    mcp: { path: claudeJsonPath(env), ...none, method: 'none', note: 'registered by the plugin' },
+  };
+}
+
 export const command: Command = {
   name: 'init',
   summary:
@@ -44,12 +59,18 @@ export const command: Command = {
       throw new AgentctxError('usage', `--project needs a git repository; ${a.project.root} is not in one`);
     }
     for (const dir of [a.paths.home, a.paths.logs, a.paths.digests, a.paths.locks]) ensurePrivateDir(dir);
-    const report = installIntoClaude({
-      env: a.env,
-      projectRoot: project ? a.project.root : null,
-      useClaudeCli,
-      stateFile: join(a.paths.home, 'install-state.json'),
-    });
+    // the Claude Code plugin registers the hooks and the MCP server itself: writing them into a
+    // settings file as well would run every hook twice
+    const plugin = registration(a.env, a.project.root).plugin;
+    const report: InstallReport =
+      plugin.length > 0
+        ? pluginReport(plugin, a.env)
+        : installIntoClaude({
+            env: a.env,
+            projectRoot: project ? a.project.root : null,
+            useClaudeCli,
+            stateFile: join(a.paths.home, 'install-state.json'),
+          });
     void a.db; // create the store and run its migrations now, not inside the first hook
     const root = resolve(a.project.root);
     const home = resolve(a.env.HOME || homedir());
@@ -61,6 +82,7 @@ export const command: Command = {
       node: process.version,
       settings: report.settings,
       mcp: report.mcp,
+      plugin: plugin.map((p) => p.id),
       project: { id: a.project.id, name: a.project.name, root: a.project.root },
       llm: decideBackend(a.config.llm, a.env),
       profile: profile && {
@@ -75,11 +97,19 @@ export const command: Command = {
         report.mcp.changed ||
         Boolean(profile && (profile.created.length || profile.updated.length || profile.retired.length)),
     };
+    const registered =
+      plugin.length > 0
+        ? [
+            `hooks and mcp server: registered by the Claude Code plugin ${plugin.map((p) => p.id).join(', ')} (enabled in ${plugin[0]?.path}); nothing written to settings files`,
+          ]
+        : [
+            describe('hooks', report.settings),
+            `${describe('mcp server', report.mcp)}${report.mcp.changed ? ` via ${report.mcp.method}` : ''}`,
+            ...(report.mcp.note ? [`  note: ${report.mcp.note}`] : []),
+          ];
     const lines = [
       `agentctx home: ${a.paths.home}`,
-      describe('hooks', report.settings),
-      `${describe('mcp server', report.mcp)}${report.mcp.changed ? ` via ${report.mcp.method}` : ''}`,
-      ...(report.mcp.note ? [`  note: ${report.mcp.note}`] : []),
+      ...registered,
       profile
         ? `profile of ${a.project.name}: ${
             [

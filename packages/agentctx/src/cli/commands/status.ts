@@ -1,5 +1,7 @@
+import { readIncognito } from '../../app/incognito.js';
 import { foldJournals } from '../../app/journal.js';
 import { semanticConfig } from '../../app/semantic.js';
+import { describeRegistration, registration } from '../../claude/registration.js';
 import { namespacesOf } from '../../core/records/records.js';
 import { decideBackend } from '../../llm/select.js';
 import { CONFIDENCES, RECORD_TYPES } from '../../shared/types.js';
@@ -11,6 +13,7 @@ import type { Command } from '../command.js';
 import { embeddingStatus } from '../status-embeddings.js';
 import { ladderStatus } from '../status-ladder.js';
 import { maintenanceStatus } from '../status-maintenance.js';
+import { describeIncognito } from './incognito.js';
 
 export const command: Command = {
   name: 'status',
@@ -51,6 +54,8 @@ export const command: Command = {
     const ladder = ladderStatus({ db, config: a.config, paths: a.paths, env: a.env, now: a.clock() });
     // opening the store tightened a loose home already; what is still open could not be
     const privacy = folderPrivacy(a.paths.home);
+    const reg = registration(a.env, a.project.root);
+    const incognito = readIncognito(a.paths);
     const json = {
       project_id: a.project.id,
       project: a.project.name,
@@ -59,6 +64,13 @@ export const command: Command = {
       store: a.paths.db,
       home: { path: a.paths.home, mode: privacy?.mode ?? null, private: privacy?.private ?? false },
       ...(readOnly ? { store_read_only: readOnly } : {}),
+      claude: {
+        active: reg.active,
+        plugin: reg.plugin,
+        init: reg.init,
+        ...(reg.unreadable.length ? { unreadable: reg.unreadable } : {}),
+      },
+      incognito,
       counts,
       confidence,
       global_counts: global,
@@ -97,6 +109,8 @@ export const command: Command = {
             `warning   ${a.paths.home} is mode ${privacy.mode}: other users can read the store (chmod 700 it; agentctx tightens only a folder it owns that is not shared)`,
           ]
         : []),
+      `claude    ${describeRegistration(reg)}`,
+      `incognito ${describeIncognito(incognito)}`,
       `records   ${RECORD_TYPES.map((t) => `${t} ${counts[t]}`).join(', ')}`,
       `trust     ${CONFIDENCES.map((c) => `${c} ${confidence[c]}`).join(', ')}`,
       `tokens    ${windows.last_session?.tokens_injected ?? 0} last session, ${windows.last_7_days} in 7 days, ${windows.all} in all`,

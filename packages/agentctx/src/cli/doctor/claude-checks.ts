@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { App } from '../../app/context.js';
 import { installedBinPath } from '../../app/detached.js';
 import { claudeJsonPath, mcpState } from '../../claude/mcp-registration.js';
+import { registration } from '../../claude/registration.js';
 import { installedHooks } from '../../claude/settings.js';
 import { projectSettingsPath, userSettingsPath } from '../../claude/settings-file.js';
 import { HOOK_SPECS } from '../../claude/settings-hook-entries.js';
@@ -56,13 +57,30 @@ export function hooksCheck(a: App): { check: Check; registered: boolean } {
     if (Object.keys(hooks).length > 0) found[path] = Object.keys(hooks);
   }
   const events = new Set(Object.values(found).flat());
+  const plugin = registration(a.env, a.project.root).plugin.map((p) => p.id);
+  if (plugin.length > 0 && events.size > 0)
+    return {
+      check: warn(
+        'hooks',
+        'hooks',
+        `registered twice: by the plugin ${plugin.join(', ')} and by agentctx init in ${Object.keys(found).join(', ')}; the plugin's hooks stand aside`,
+        'keep one: agentctx uninstall (the plugin stays), or claude plugin uninstall agentctx@agentctx',
+        { files: found, plugin },
+      ),
+      registered: true,
+    };
+  if (plugin.length > 0)
+    return {
+      check: ok('hooks', 'hooks', `registered by the Claude Code plugin ${plugin.join(', ')}`, { plugin }),
+      registered: true,
+    };
   if (events.size === 0)
     return {
       check: fail(
         'hooks',
         'hooks',
         'not registered: Claude Code does not run agentctx in this project',
-        'run agentctx init (or agentctx init --project for this repository only)',
+        'install the plugin (claude plugin install agentctx@agentctx) or run agentctx init (--project for this repository only)',
         { files },
       ),
       registered: false,
@@ -211,6 +229,14 @@ export async function mcpCheck(a: App, scratchHome: string | null): Promise<Chec
       `answers (${tools.length} tools), but mcpServers.agentctx in ${path} is not agentctx's entry`,
       'run agentctx init to correct it',
       details,
+    );
+  const plugin = registration(a.env, a.project.root).plugin.map((p) => p.id);
+  if (plugin.length > 0)
+    return ok(
+      'mcp',
+      'mcp server',
+      `registered by the plugin ${plugin.join(', ')}; answered initialize and tools/list (${tools.length} tools) in ${ms} ms`,
+      { ...details, plugin },
     );
   if (state !== 'ours' && !inProject)
     return warn(

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -194,6 +194,28 @@ describe.skipIf(!CLAUDE_BIN)('the agentctx plugin installed into a real claude',
     expect(extraction.raw).toContain('plugin gizmo failed');
   }, 120_000);
 
+  it('/agentctx:incognito from inside the session makes it incognito; the next session switches it off', async () => {
+    const run = await runClaude({ cwd: repo, env, prompt: '/agentctx:incognito' });
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.sessionId).toBeTruthy();
+    const on = runJson<{ incognito: { session: string | null } | null }>(['status'], { cwd: repo, env });
+    expect(on.json.incognito?.session).toBe(run.sessionId);
+    // a prompt in that session (resumed) gets nothing injected
+    const before = api.requests.length;
+    const again = await runClaude({ cwd: repo, env, resume: run.sessionId ?? undefined, prompt: PROMPT });
+    expect(again.code, `${again.stdout}\n${again.stderr}`).toBe(0);
+    const quiet = api.requests.slice(before).filter(isAgentTurn);
+    expect(quiet.length).toBeGreaterThan(0);
+    for (const t of quiet) expect(t.raw).not.toContain(CONVENTION_MARK);
+    // a new session: incognito is off and the context is back (by now the digest SessionEnd's
+    // consolidation wrote lists the convention, so the prompt hook does not repeat it)
+    const mid = api.requests.length;
+    const next = await runClaude({ cwd: repo, env, prompt: PROMPT });
+    expect(next.code, `${next.stdout}\n${next.stderr}`).toBe(0);
+    expect(runJson<{ incognito: unknown }>(['status'], { cwd: repo, env }).json.incognito).toBeNull();
+    expect(api.requests.slice(mid).filter(isAgentTurn)[0]?.raw).toContain('UTC timestamp prefix');
+  }, 120_000);
+
   it('without agentctx on PATH the session still runs, and the hooks say nothing broken', async () => {
     const bare = { ...env, PATH: [join(process.execPath, '..'), '/usr/bin', '/bin'].join(':') };
     const before = api.requests.length;
@@ -203,6 +225,12 @@ describe.skipIf(!CLAUDE_BIN)('the agentctx plugin installed into a real claude',
     const turns = api.requests.slice(before).filter(isAgentTurn);
     expect(turns.length).toBeGreaterThan(0);
     for (const t of turns) expect(t.raw).not.toContain(CONVENTION_MARK);
+    // the SessionStart hook's one instruction reached the session (its transcript records it)
+    const projects = join(home.path, '.claude', 'projects');
+    const transcript = readdirSync(projects)
+      .map((d) => join(projects, d, `${run.sessionId}.jsonl`))
+      .find((f) => existsSync(f));
+    expect(transcript && readFileSync(transcript, 'utf8')).toContain('npm install -g @agentctxhq/agentctx');
   }, 120_000);
 
   it('uninstall leaves no hook and no server behind', async () => {

@@ -15,7 +15,15 @@ import { BIN, prepareStore, SHORT } from './hook-bench-store.mjs';
 const argv = process.argv.slice(2);
 const i = argv.indexOf('--rounds');
 const ROUNDS = i >= 0 ? Number(argv[i + 1]) : 31;
-const LAUNCHER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'plugin', 'bin', 'agentctx-plugin-run');
+const LAUNCHER = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  'plugin',
+  'bin',
+  'agentctx-plugin-run',
+);
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -44,14 +52,24 @@ try {
   mkdirSync(asideHome, { recursive: true });
   writeFileSync(
     join(asideHome, 'settings.json'),
-    JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'agentctx hook user-prompt-submit' }] }] } }),
+    JSON.stringify({
+      hooks: {
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'agentctx hook user-prompt-submit' }] }],
+      },
+    }),
   );
   const aside = { ...env, CLAUDE_CONFIG_DIR: asideHome };
   const samples = { sh: [], init: [], plugin: [], aside: [], missing: [] };
-  let injected = { init: 0, plugin: 0 };
+  const injected = { init: 0, plugin: 0 };
   for (let r = 0; r < ROUNDS + 2; r++) {
     const payload = (sid) =>
-      JSON.stringify({ session_id: `${sid}-${r}`, transcript_path: '/dev/null', cwd: repo, hook_event_name: 'UserPromptSubmit', prompt: SHORT });
+      JSON.stringify({
+        session_id: `${sid}-${r}`,
+        transcript_path: '/dev/null',
+        cwd: repo,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: SHORT,
+      });
     const s = time('true', '', env, repo);
     const a = time('agentctx hook user-prompt-submit', payload('init'), env, repo);
     const b = time(`"${LAUNCHER}" hook user-prompt-submit`, payload('plugin'), env, repo);
@@ -71,10 +89,14 @@ try {
   console.log(`node ${process.version}, ${ROUNDS} rounds, UserPromptSubmit on a 1,000-record store`);
   console.log(`sh -c true                         ${f(samples.sh)}`);
   console.log(`init   (agentctx hook …)           ${f(samples.init)}  (injected ${injected.init}/${ROUNDS})`);
-  console.log(`plugin (launcher → agentctx)       ${f(samples.plugin)}  (injected ${injected.plugin}/${ROUNDS})`);
+  console.log(
+    `plugin (launcher → agentctx)       ${f(samples.plugin)}  (injected ${injected.plugin}/${ROUNDS})`,
+  );
   console.log(`plugin, standing aside for init    ${f(samples.aside)}`);
   console.log(`plugin, agentctx not installed     ${f(samples.missing)}`);
-  console.log(`plugin − init                      ${(median(samples.plugin) - median(samples.init)).toFixed(1)} ms`);
+  console.log(
+    `plugin − init                      ${(median(samples.plugin) - median(samples.init)).toFixed(1)} ms`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -194,6 +194,14 @@ describe.skipIf(!CLAUDE_BIN)('the agentctx plugin installed into a real claude',
     expect(extraction.raw).toContain('plugin gizmo failed');
   }, 120_000);
 
+  it('/agentctx:status hands the model what agentctx status says, naming the plugin', async () => {
+    const before = api.requests.length;
+    const run = await runClaude({ cwd: repo, env, prompt: '/agentctx:status' });
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const turn = api.requests.slice(before).find(isAgentTurn);
+    expect(turn?.raw).toContain('Claude Code plugin agentctx@agentctx');
+  }, 120_000);
+
   it('/agentctx:incognito from inside the session makes it incognito; the next session switches it off', async () => {
     const run = await runClaude({ cwd: repo, env, prompt: '/agentctx:incognito' });
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);

@@ -1,4 +1,5 @@
 import type { App } from '../app/context.js';
+import { readIncognito } from '../app/incognito.js';
 import { degradation, degradedMarker, type RungMarker } from '../app/ladder.js';
 import { appendLog } from '../app/log.js';
 import { errorMessage } from '../shared/errors.js';
@@ -52,6 +53,8 @@ export function sessionIdFromEnv(env: Record<string, string | undefined>): strin
 export function accountResult(ctx: ToolContext, text: string): void {
   if (!ctx.sessionId) return;
   try {
+    // an incognito session leaves no trace, its token count included
+    if (readIncognito(ctx.app.paths)?.session === ctx.sessionId) return;
     const { app } = ctx;
     addInjectedTokens(app.db, ctx.sessionId, app.project.id, estimateTokens(text), app.clock().toISOString());
   } catch (err) {

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type * as z from 'zod/v4';
+import { readIncognito } from '../app/incognito.js';
 import { appendLog } from '../app/log.js';
 import { AgentctxError, errorMessage } from '../shared/errors.js';
 import type { ToolContext } from './context.js';
@@ -55,7 +56,19 @@ export interface ToolSpec<Shape extends z.ZodRawShape> {
   description: string;
   inputSchema: Shape;
   annotations?: ToolAnnotations;
+  /** Stores what the agent passes (ctx_record, ctx_supersede): refused in an incognito session. */
+  writes?: boolean;
   run: (args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext) => Json | Promise<Json>;
+}
+
+/** Is the session this server serves the incognito one (app/incognito.ts)? */
+export function incognitoSession(ctx: ToolContext): boolean {
+  if (!ctx.sessionId) return false;
+  try {
+    return readIncognito(ctx.app.paths)?.session === ctx.sessionId;
+  } catch {
+    return false;
+  }
 }
 
 /** Register one tool; its handler never throws. */
@@ -79,6 +92,15 @@ export function registerTool<Shape extends z.ZodRawShape>(
         true,
       );
     }
+    if (spec.writes && incognitoSession(ctx))
+      return textResult(
+        {
+          error:
+            'this session is incognito: agentctx stores nothing from it (agentctx incognito off, or a new session, ends it)',
+          code: 'incognito',
+        },
+        true,
+      );
     try {
       result = textResult(await spec.run(args, ctx), false);
     } catch (err) {

@@ -24,6 +24,7 @@ export function registerRecord(server: McpServer, ctx: ToolContext): void {
     title: 'Record a fact',
     description,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    writes: true,
     inputSchema: {
       type: z.enum(RECORD_TYPES).describe('What kind of fact this is.'),
       title: z.string().min(1).max(TITLE_MAX).describe('One line naming the fact, ≤ 120 characters.'),

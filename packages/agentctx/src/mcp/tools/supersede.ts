@@ -16,6 +16,7 @@ export function registerSupersede(server: McpServer, ctx: ToolContext): void {
     title: 'Supersede a fact',
     description,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    writes: true,
     inputSchema: {
       old_id: z.string().min(1).max(64).describe('Id of the current record being replaced.'),
       new_body: z

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { uninstallFromClaude } from '../../claude/install.js';
+import { registration } from '../../claude/registration.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
@@ -45,8 +46,11 @@ export const command: Command = {
       a.close();
       rmSync(home, { recursive: true, force: true });
     }
+    // the plugin is Claude Code's to remove; say so rather than leave the user guessing
+    const plugin = registration(a.env, a.project.root).plugin.map((p) => p.id);
     const json = {
       uninstalled: true,
+      plugin,
       settings: report.settings,
       mcp: report.mcp,
       purged: purge ? home : null,
@@ -59,6 +63,9 @@ export const command: Command = {
         ? `mcp server: removed from ${report.mcp.path}`
         : `mcp server: ${report.mcp.note ?? `not registered in ${report.mcp.path}`}`,
       purge ? `deleted ${home}` : `kept ${home} (--purge deletes it)`,
+      ...plugin.map(
+        (id) => `plugin: ${id} is still enabled in Claude Code (claude plugin uninstall ${id} removes it)`,
+      ),
     ];
     return { json, text: lines.join('\n') };
   },

@@ -74,7 +74,11 @@ describe('init, status and doctor with the plugin enabled', () => {
     expect(hooks.status).toBe('warn');
     expect(hooks.summary).toMatch(/registered twice/);
     // uninstall removes init's entries; the plugin remains the one registration
-    expect(runAgentctx(['uninstall'], { cwd: project, env }).code).toBe(0);
+    const un = runAgentctx(['uninstall'], { cwd: project, env });
+    expect(un.code).toBe(0);
+    expect(un.stdout).toMatch(
+      /plugin: agentctx@agentctx is still enabled .*claude plugin uninstall agentctx@agentctx/,
+    );
     expect(active()).toBe('plugin');
   });
 });

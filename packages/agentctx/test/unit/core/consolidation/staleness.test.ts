@@ -90,21 +90,21 @@ describe('planStaleness', () => {
     fc.assert(
       fc.property(
         fc.uniqueArray(
-          fc.record({ path: fc.constantFrom('a', 'b', 'c', 'd'), then: text, now: fc.option(text) }),
+          fc.record({ path: fc.constantFrom('a', 'b', 'c', 'd'), before: text, now: fc.option(text) }),
           {
             selector: (f) => f.path,
           },
         ),
         (files) => {
           const rows = planStaleness(
-            files.map((f) => anchor(f.path, f.then, null)),
+            files.map((f) => anchor(f.path, f.before, null)),
             (p) => {
               const now = files.find((f) => f.path === p)?.now;
               return now ? fingerprint(now) : null;
             },
             null,
           );
-          const expected = files.filter((f) => f.now !== f.then).map((f) => f.path);
+          const expected = files.filter((f) => f.now !== f.before).map((f) => f.path);
           expect(rows.map((r) => r.path).sort()).toEqual(expected.sort());
           for (const r of rows) {
             const f = files.find((x) => x.path === r.path)!;

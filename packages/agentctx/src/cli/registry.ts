@@ -25,6 +25,9 @@ export const COMMANDS: Readonly<Record<string, Loader>> = Object.freeze({
   team: async () => (await import('./commands/team.js')).command,
   promote: async () => (await import('./commands/promote.js')).command,
   scrub: async () => (await import('./commands/scrub.js')).command,
+  review: async () => (await import('./commands/review.js')).command,
+  confirm: async () => (await import('./commands/confirm.js')).command,
+  retire: async () => (await import('./commands/retire.js')).command,
 });
 
 /** The loader of command `name`; own entries only, so `constructor` or `__proto__` are no command. */

@@ -45,7 +45,13 @@ export interface QueueInput {
 /** Types a developer confirms; hook observations (test outcomes, error stubs) are not asked about. */
 const CONFIRMABLE = "type IN ('decision', 'convention', 'preference', 'profile', 'discovery', 'bugfix')";
 
-function recordItem(kind: 'stale' | 'inferred', r: ContextRecord, stale?: StaleFile[]): ReviewItem {
+function recordItem(
+  kind: 'stale' | 'inferred',
+  r: ContextRecord,
+  projectId: string,
+  stale?: StaleFile[],
+): ReviewItem {
+  const own = r.project_id === projectId;
   const detail =
     kind === 'stale' && stale
       ? `${staleLabel(stale)}${r.confidence === 'inferred' ? ' (also unconfirmed)' : ''}`
@@ -56,11 +62,12 @@ function recordItem(kind: 'stale' | 'inferred', r: ContextRecord, stale?: StaleF
     title: r.title,
     detail,
     record_ids: [r.id],
-    actions: ['confirm', 'supersede', 'dismiss'],
+    // a global preference is not retired from one project (retire refuses it): confirm or correct it
+    actions: own ? ['confirm', 'supersede', 'dismiss'] : ['confirm', 'supersede'],
     commands: {
       confirm: `agentctx confirm ${r.id}`,
       supersede: `agentctx supersede ${r.id} --body BODY --rationale WHY`,
-      dismiss: `agentctx retire ${r.id}`,
+      ...(own ? { dismiss: `agentctx retire ${r.id}` } : {}),
     },
     ...(stale ? { stale } : {}),
   };
@@ -106,7 +113,7 @@ export function reviewQueue(input: QueueInput): ReviewItem[] {
   const get = db.prepare('SELECT * FROM records WHERE id = ?');
   for (const id of staleIds) {
     const r = get.get(id) as ContextRecord | undefined;
-    if (r) items.push(recordItem('stale', r, staleFiles.get(id)));
+    if (r) items.push(recordItem('stale', r, input.projectId, staleFiles.get(id)));
   }
 
   for (const c of listMergeCandidates(db, namespaces, limit)) {
@@ -134,6 +141,6 @@ export function reviewQueue(input: QueueInput): ReviewItem[] {
     .all(...namespaces, limit + staleIds.length) as ContextRecord[];
   const shown = new Set(staleIds);
   for (const r of inferred.filter((x) => !shown.has(x.id)).slice(0, limit))
-    items.push(recordItem('inferred', r));
+    items.push(recordItem('inferred', r, input.projectId));
   return items;
 }

@@ -225,6 +225,34 @@ describe('agentctx review', () => {
     );
   }, 240_000);
 
+  it('a team-file change: confirm imports it, exactly as team import --yes does', () => {
+    // a teammate's store (another HOME, the same repository) exports a decision this store lacks
+    const viaReview = copyWorld('team-a');
+    const mate = { repo: viaReview.repo, env: isolatedEnv(join(scratch.path, 'mate')) };
+    mkdirSync(join(scratch.path, 'mate'), { recursive: true });
+    cli(mate, [
+      'record',
+      '--type',
+      'decision',
+      '--title',
+      'Refunds go through the ledger',
+      '--body',
+      'Never refund from the API.',
+    ]);
+    cli(mate, ['team', 'export']);
+    const viaCli = copyWorld('team-b');
+    cpSync(join(viaReview.repo, '.agentctx'), join(viaCli.repo, '.agentctx'), { recursive: true });
+    const team = queue(viaReview).find((i) => i.kind === 'team');
+    expect(team?.commands.confirm).toBe('agentctx team import --yes');
+    expect(queue(viaCli).find((i) => i.kind === 'team')).toEqual(team);
+    cli(viaReview, ['review', '--confirm', 'team']);
+    cli(viaCli, commandArgv(team!, 'confirm'));
+    expect(dump(viaCli.home, known)).toEqual(dump(viaReview.home, known));
+    expect(queue(viaReview).some((i) => i.kind === 'team')).toBe(false);
+    const titles = (cli(viaReview, ['search', 'refunds ledger']) as { results: { title: string }[] }).results;
+    expect(titles.map((r) => r.title)).toContain('Refunds go through the ledger');
+  });
+
   it('the interactive walk reads one key per item, from a pipe as from a terminal', () => {
     const world = copyWorld('keys');
     const items = queue(world);

@@ -3,6 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAgentctx } from '../../support/cli.js';
+import { startMcp } from '../mcp/client.js';
 import { basePayload, type HookWorld, hookWorld, promptPayload, runHook } from './helpers.js';
 
 /**
@@ -103,7 +104,7 @@ beforeEach(() => {
 afterEach(() => w.cleanup());
 
 describe('code-anchored staleness', () => {
-  it('a file edited after the record was written makes it stale in the next session', () => {
+  it('a file edited after the record was written makes it stale in the next session', async () => {
     const id = decisionAboutCharge();
     const anchor = w.db().prepare('SELECT * FROM file_anchors WHERE record_id = ?').get(id) as
       | { path: string; commit_sha: string }
@@ -134,6 +135,15 @@ describe('code-anchored staleness', () => {
       /Billing charge rounding is half-even[^\n]*\[may be outdated: src\/billing\/charge\.ts changed since \(2 commits/,
     );
     expect(searchEntry(id)?.stale).toBe('charge.ts changed, 2 commits');
+    // the agent's ctx_search (real MCP server over stdio) carries the same field
+    const mcp = await startMcp(w.repo, w.env);
+    try {
+      const res = await mcp.call('ctx_search', { query: 'charge rounding billing' });
+      const entry = (res.json.results as { id: string; stale?: string }[]).find((e) => e.id === id);
+      expect(entry?.stale).toBe('charge.ts changed, 2 commits');
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('uncommitted edits count; a rename without change is followed; a deleted file is flagged', () => {

@@ -141,6 +141,10 @@ describe('code-anchored staleness', () => {
       const res = await mcp.call('ctx_search', { query: 'charge rounding billing' });
       const entry = (res.json.results as { id: string; stale?: string }[]).find((e) => e.id === id);
       expect(entry?.stale).toBe('charge.ts changed, 2 commits');
+      const got = await mcp.call('ctx_get', { ids: [id] });
+      expect((got.json.records as { stale?: string }[])[0]?.stale).toMatch(
+        /^may be outdated: src\/billing\/charge\.ts changed since \(2 commits/,
+      );
     } finally {
       await mcp.close();
     }

@@ -25,16 +25,41 @@ function fnv1a(text: string, basis: number): number {
 
 const hex8 = (n: number) => n.toString(16).padStart(8, '0');
 
-export function fingerprint(text: string): Fingerprint {
+function contentHash(text: string): string {
+  return hex8(fnv1a(text, 0x811c9dc5)) + hex8(fnv1a(text, 0x01000193 ^ 0x9e3779b9));
+}
+
+function linesAndSketch(text: string): { lines: number; sketch: string } {
   const lines = text.split('\n').map((l) => l.replace(/\s+$/, ''));
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const distinct = new Set<number>();
   for (const l of lines) if (l) distinct.add(fnv1a(l, 0x811c9dc5));
   const smallest = [...distinct].sort((a, b) => a - b).slice(0, SKETCH);
+  return { lines: lines.length, sketch: smallest.map(hex8).join('') };
+}
+
+export function fingerprint(text: string): Fingerprint {
+  return { hash: contentHash(text), ...linesAndSketch(text) };
+}
+
+/**
+ * The same fingerprint, its line count and sketch computed on first read: a consolidation
+ * comparing thousands of files pays for the sketch only where the hash differs.
+ */
+export function lazyFingerprint(text: string): Fingerprint {
+  let rest: { lines: number; sketch: string } | undefined;
+  const more = () => {
+    rest ??= linesAndSketch(text);
+    return rest;
+  };
   return {
-    hash: hex8(fnv1a(text, 0x811c9dc5)) + hex8(fnv1a(text, 0x01000193 ^ 0x9e3779b9)),
-    lines: lines.length,
-    sketch: smallest.map(hex8).join(''),
+    hash: contentHash(text),
+    get lines() {
+      return more().lines;
+    },
+    get sketch() {
+      return more().sketch;
+    },
   };
 }
 

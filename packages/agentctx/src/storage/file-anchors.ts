@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { type Fingerprint, fingerprint } from '../shared/fingerprint.js';
+import { type Fingerprint, lazyFingerprint } from '../shared/fingerprint.js';
 import { headCommit } from './git-repo.js';
 import type { Db } from './open.js';
 import { readRegularFile } from './regular-file.js';
@@ -31,7 +31,7 @@ export function readFileState(root: string, path: string): Fingerprint | null {
     const st = statSync(abs);
     if (!st.isFile()) return null;
     if (st.size > ANCHOR_MAX_BYTES) return { hash: `size:${st.size}`, lines: 0, sketch: '' };
-    return fingerprint(readRegularFile(abs, ANCHOR_MAX_BYTES));
+    return lazyFingerprint(readRegularFile(abs, ANCHOR_MAX_BYTES));
   } catch {
     return null;
   }
@@ -126,8 +126,8 @@ export function unanchoredLinks(db: Db, projectId: string): { recordId: string; 
 export function currentAnchors(db: Db, projectId: string): AnchorRow[] {
   return db
     .prepare(
-      `SELECT a.* FROM file_anchors a JOIN records r ON r.id = a.record_id
-       WHERE r.project_id = ? AND r.superseded_at IS NULL ORDER BY a.path`,
+      `SELECT a.* FROM records r JOIN file_anchors a ON a.record_id = r.id
+       WHERE r.project_id = ? AND r.superseded_at IS NULL`,
     )
     .all(projectId) as AnchorRow[];
 }

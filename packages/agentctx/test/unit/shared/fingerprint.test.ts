@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { changedShare, fingerprint, SKETCH } from '../../../src/shared/fingerprint.js';
+import { changedShare, fingerprint, lazyFingerprint, SKETCH } from '../../../src/shared/fingerprint.js';
 
 const line = fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim() !== '' && !s.includes('\n'));
 
@@ -21,6 +21,8 @@ describe('file fingerprints', () => {
       fc.property(fc.array(line, { maxLength: 40 }), line, (lines, extra) => {
         const text = lines.join('\n');
         expect(fingerprint(text)).toEqual(fingerprint(text));
+        const lazy = lazyFingerprint(text);
+        expect({ hash: lazy.hash, lines: lazy.lines, sketch: lazy.sketch }).toEqual(fingerprint(text));
         expect(fingerprint(`${text}\n${extra}x`).hash).not.toBe(fingerprint(text).hash);
       }),
       { seed: 18, numRuns: 200 },

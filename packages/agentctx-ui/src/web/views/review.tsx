@@ -66,7 +66,7 @@ export function ReviewView({ project }: { project: string }) {
   const item = items[Math.min(index, Math.max(0, items.length - 1))];
 
   const answer = async (action: Action, extra: Record<string, string> = {}) => {
-    if (!item || !item.actions.includes(action)) return;
+    if (!item?.actions.includes(action)) return;
     if (action === 'supersede' && !extra.rationale) {
       setEditing(true);
       return;

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningDashboard, startDashboard } from '../src/server/start.js';
 import { type Browser, chromiumPath, launch, screenshotDir } from './support/browser.js';
@@ -127,6 +128,56 @@ describe.skipIf(skipBrowser)('the dashboard in headless Chromium', () => {
     await expect.poll(() => b.page.locator('article.record .badge.conf').innerText()).toBe('reinforced');
     const rec = (await (await fetch(`${dash.url}api/records/${seed.ids.bugfix}`)).json()).record;
     expect(rec).toMatchObject({ pinned: 1, confidence: 'reinforced' });
+  });
+
+  it('Review: a stale record is labelled, then answered with one key; an inferred one dismissed', async () => {
+    // what consolidation stores when a file the record was linked to changed since (derived rows)
+    const db = new Database(join(seed.home, 'agentctx.db'));
+    db.prepare(
+      `INSERT INTO record_staleness (record_id, project_id, path, state, new_path, commits, changed_share, checked_at)
+       VALUES (?, ?, 'src/storage/open.ts', 'changed', NULL, 3, 0.25, '2026-01-01T00:00:00.000Z')`,
+    ).run(seed.ids.sqlite, seed.projectId);
+    db.close();
+    await b.page.goto(`${dash.url}#/records`);
+    const row = b.page.locator('.record-list li', { hasText: 'Store context in SQLite with WAL' });
+    await expect.poll(() => row.locator('.badge.stale').count()).toBe(1);
+    await row.locator('a').click();
+    await expect
+      .poll(() => b.page.locator('article.record .note.stale').innerText())
+      .toContain('may be outdated: src/storage/open.ts changed since (3 commits, ~25% of lines)');
+
+    await b.page.goto(`${dash.url}#/review`);
+    const item = b.page.locator('article.review-item');
+    await expect.poll(() => item.getAttribute('data-key')).toBe(`stale:${seed.ids.sqlite}`);
+    expect(await item.innerText()).toContain('may be outdated: src/storage/open.ts');
+    await shot('review');
+    const before = Number((await b.page.getByTestId('review-count').innerText()).split(' ')[0]);
+    await b.page.keyboard.press('c');
+    await expect.poll(() => item.getAttribute('data-key')).not.toBe(`stale:${seed.ids.sqlite}`);
+    const detail = await (await fetch(`${dash.url}api/records/${seed.ids.sqlite}`)).json();
+    expect(detail.stale).toBeNull();
+    expect(detail.record.superseded_at).toBeNull();
+
+    // an inferred record of the project: dismissing it retires it (agentctx retire); n moves on
+    const key = `inferred:${seed.ids.retry}`;
+    for (let i = 0; i < 6 && (await item.getAttribute('data-key')) !== key; i++)
+      await b.page.keyboard.press('n');
+    expect(await item.getAttribute('data-key')).toBe(key);
+    await item.getByRole('button', { name: /Dismiss/ }).click();
+    await expect.poll(() => item.getAttribute('data-key')).not.toBe(key);
+    const gone = await (await fetch(`${dash.url}api/records/${key.slice('inferred:'.length)}`)).json();
+    expect(gone.record.superseded_at).not.toBeNull();
+    await expect
+      .poll(async () => Number((await b.page.getByTestId('review-count').innerText()).split(' ')[0]))
+      .toBe(before - 2);
+
+    // writes need the start-up token, as every dashboard write does
+    const refused = await fetch(`${dash.url}api/review/act`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: `inferred:${seed.ids.bugfix}`, action: 'dismiss' }),
+    });
+    expect(refused.status).toBe(403);
   });
 
   it('Graph: records and files coloured by type; clicking a node opens the record', async () => {

@@ -17,6 +17,8 @@ import {
   search,
   sessionTotals,
   setPinned,
+  staleFilesOf,
+  staleLabel,
   supersedeRecord,
   supersessionChain,
   VERSION,
@@ -34,6 +36,7 @@ import {
   typesParam,
 } from './params.js';
 import { listProjects } from './projects.js';
+import { addReviewRoutes } from './review.js';
 import { TOKEN_HEADER } from './security.js';
 
 function namespacesForScope(projectId: string, scope: ScopeFilter): string[] {
@@ -50,6 +53,18 @@ function filesOf(ctx: DashboardContext, recordId: string): string[] {
     )
     .all(recordId) as { name: string }[];
   return rows.map((r) => r.name.slice(r.name.indexOf(':', r.name.indexOf(':') + 1) + 1));
+}
+
+/** Each current record whose linked files changed since is labelled: never shown as if current. */
+function withStale<T extends ContextRecord>(ctx: DashboardContext, rows: T[]): (T & { stale?: string })[] {
+  const stale = staleFilesOf(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => {
+    const files = stale.get(r.id);
+    return files ? { ...r, stale: staleLabel(files) } : r;
+  });
 }
 
 function text(v: unknown, field: string, opts: { optional?: boolean } = {}): string | undefined {
@@ -106,7 +121,10 @@ export function createApi(ctx: DashboardContext): Hono {
       return c.json({
         query: q,
         degraded: res.degraded ?? null,
-        records: hits.map((h) => ({ ...h.record, match: { score: h.score, coverage: h.coverage } })),
+        records: withStale(
+          ctx,
+          hits.map((h) => ({ ...h.record, match: { score: h.score, coverage: h.coverage } })),
+        ),
       });
     }
     const rows = listRecords(ctx.db, {
@@ -115,7 +133,11 @@ export function createApi(ctx: DashboardContext): Hono {
       history,
       limit: confidence ? 2000 : limit,
     });
-    return c.json({ query: null, degraded: null, records: rows.filter(keep).slice(0, limit) });
+    return c.json({
+      query: null,
+      degraded: null,
+      records: withStale(ctx, rows.filter(keep).slice(0, limit)),
+    });
   });
 
   api.get('/records/:id', (c) => {
@@ -123,7 +145,8 @@ export function createApi(ctx: DashboardContext): Hono {
     const record = requireVisible(recordsDeps(ctx, projectId), c.req.param('id'));
     const visible = namespacesOf(projectId);
     const chain = supersessionChain(ctx.db, record.id).filter((r) => visible.includes(r.project_id));
-    return c.json({ record, chain, files: filesOf(ctx, record.id) });
+    const stale = staleFilesOf(ctx.db, [record.id]).get(record.id);
+    return c.json({ record, chain, files: filesOf(ctx, record.id), stale: stale ? staleLabel(stale) : null });
   });
 
   api.post('/records/:id/supersede', async (c) => {
@@ -212,5 +235,6 @@ export function createApi(ctx: DashboardContext): Hono {
     return c.json({ available: true, root: ctx.current.root, report });
   });
 
+  addReviewRoutes(api, ctx);
   return api;
 }

@@ -18,6 +18,8 @@ export interface DashboardContext {
   webDir: string;
   /** Fold the session journals into the store, before session counts are read. */
   foldJournals?: () => void;
+  /** `agentctx team import --yes` for the current project (the review queue's team-file answer). */
+  teamImport?: () => Promise<unknown>;
 }
 
 /** Records services confined to one project's namespace (and `_global`), as the CLI uses them. */

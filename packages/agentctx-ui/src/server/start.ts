@@ -6,7 +6,17 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createDashboardApp } from './app.js';
 import type { DashboardContext } from './context.js';
-import { type App, type AppOptions, createApp, foldJournals } from './core.js';
+import {
+  AgentctxError,
+  type App,
+  type AppOptions,
+  createApp,
+  foldJournals,
+  parseTeamFile,
+  readTeamFile,
+  runTeamImport,
+  teamFilePath,
+} from './core.js';
 
 export const DEFAULT_PORT = 7327;
 export const HOST = '127.0.0.1';
@@ -54,6 +64,17 @@ export function contextFromApp(
     webDir: opts.webDir ?? defaultWebDir(),
     foldJournals: () => {
       foldJournals(core.db, core.paths, core.clock);
+    },
+    teamImport: async () => {
+      const text = readTeamFile(teamFilePath(core.project.root));
+      if (text === null) throw new AgentctxError('not_found', 'no .agentctx/context.md to import');
+      const res = await runTeamImport(core, {
+        parsed: parseTeamFile(text),
+        text,
+        inRepo: true,
+        closeRemoved: true,
+      });
+      return { ...res.report, digest_refreshed: res.digest_refreshed };
     },
   };
 }

@@ -6,12 +6,14 @@ import { GraphView } from './views/graph.js';
 import { ProfileView } from './views/profile.js';
 import { ProjectsView } from './views/projects.js';
 import { RecordsView } from './views/records.js';
+import { ReviewView } from './views/review.js';
 import { SessionsView } from './views/sessions.js';
 import { SyncView } from './views/sync.js';
 
 const NAV: { view: View; label: string }[] = [
   { view: 'projects', label: 'Projects' },
   { view: 'records', label: 'Records' },
+  { view: 'review', label: 'Review' },
   { view: 'graph', label: 'Graph' },
   { view: 'profile', label: 'Profile' },
   { view: 'sessions', label: 'Sessions' },
@@ -65,6 +67,7 @@ export function App() {
           <ProjectsView projects={projects} current={project} onChange={() => projects.reload()} />
         )}
         {route.view === 'records' && <RecordsView route={route} project={project} meta={meta.data} />}
+        {route.view === 'review' && <ReviewView project={project} />}
         {route.view === 'graph' && <GraphView project={project} route={route} />}
         {route.view === 'profile' && <ProfileView />}
         {route.view === 'sessions' && <SessionsView project={project} />}

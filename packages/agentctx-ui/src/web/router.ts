@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 
-export const VIEWS = ['projects', 'records', 'graph', 'profile', 'sessions', 'sync'] as const;
+export const VIEWS = ['projects', 'records', 'review', 'graph', 'profile', 'sessions', 'sync'] as const;
 export type View = (typeof VIEWS)[number];
 
 export interface Route {

@@ -12,7 +12,7 @@ export interface Meta {
   token_header: string;
 }
 
-export type ListedRecord = ContextRecord & { match?: { score: number; coverage: number } };
+export type ListedRecord = ContextRecord & { match?: { score: number; coverage: number }; stale?: string };
 
 export interface RecordsAnswer {
   query: string | null;
@@ -24,6 +24,24 @@ export interface RecordDetail {
   record: ContextRecord;
   chain: ContextRecord[];
   files: string[];
+  /** "may be outdated: …" when a linked file changed since the record was written. */
+  stale: string | null;
+}
+
+export interface ReviewItemView {
+  key: string;
+  kind: 'team' | 'stale' | 'duplicate' | 'inferred';
+  title: string;
+  detail: string;
+  record_ids: string[];
+  actions: ('confirm' | 'supersede' | 'merge' | 'dismiss')[];
+  commands: Record<string, string>;
+}
+
+export interface ReviewAnswer {
+  available: boolean;
+  reason?: string;
+  items: ReviewItemView[];
 }
 
 export interface SessionRow {

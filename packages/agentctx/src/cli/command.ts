@@ -9,6 +9,10 @@ export interface CommandIO {
   color?: boolean;
   /** Ask a yes/no question on the terminal. */
   confirm: (question: string) => Promise<boolean>;
+  /** One keystroke (a line's first character from a pipe); "q" at the end of input. */
+  key?: (prompt: string) => Promise<string>;
+  /** One line of text; null at the end of input. */
+  ask?: (question: string) => Promise<string | null>;
 }
 
 export interface CommandContext {

@@ -5,6 +5,7 @@ import { VERSION } from '../version.js';
 import { bool, parseArgs, str } from './args.js';
 import type { CommandIO } from './command.js';
 import { commandHelp, mainHelp } from './help.js';
+import { closeKeys, readKey, readLine } from './keys.js';
 import { COMMANDS, commandLoader } from './registry.js';
 import { colourWanted, makeStyle } from './style.js';
 import { nearest } from './suggest.js';
@@ -23,6 +24,8 @@ function defaultIO(): CommandIO {
           resolve(/^y(es)?$/i.test(answer.trim()));
         });
       }),
+    key: (prompt) => readKey(prompt, (t) => process.stderr.write(t)),
+    ask: (question) => readLine(question, (t) => process.stderr.write(t)),
   };
 }
 
@@ -97,5 +100,6 @@ export async function runCli(argv: readonly string[], io: CommandIO = defaultIO(
     return known ? 2 : 1;
   } finally {
     app?.close();
+    closeKeys();
   }
 }

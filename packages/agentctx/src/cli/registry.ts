@@ -26,6 +26,9 @@ export const COMMANDS: Readonly<Record<string, Loader>> = Object.freeze({
   promote: async () => (await import('./commands/promote.js')).command,
   scrub: async () => (await import('./commands/scrub.js')).command,
   incognito: async () => (await import('./commands/incognito.js')).command,
+  review: async () => (await import('./commands/review.js')).command,
+  confirm: async () => (await import('./commands/confirm.js')).command,
+  retire: async () => (await import('./commands/retire.js')).command,
 });
 
 /** The loader of command `name`; own entries only, so `constructor` or `__proto__` are no command. */

@@ -83,3 +83,54 @@ export function findRepo(cwd: string): RepoInfo {
     dir = parent;
   }
 }
+
+/** The work tree's own git folder (a `.git` file points to it in worktrees and submodules). */
+function ownGitDir(root: string): string | null {
+  const dotGit = join(root, '.git');
+  if (!existsSync(dotGit)) return null;
+  if (!statSync(dotGit).isFile()) return dotGit;
+  const m = /^gitdir:\s*(.+)$/m.exec(readRegularFile(dotGit));
+  if (!m) return null;
+  const target = m[1]!.trim();
+  return isAbsolute(target) ? target : resolve(root, target);
+}
+
+function looseOrPackedRef(gitDirs: string[], ref: string): string | null {
+  for (const dir of gitDirs) {
+    const loose = join(dir, ref);
+    if (existsSync(loose)) {
+      const sha = readRegularFile(loose, 4096).trim();
+      if (/^[0-9a-f]{40,64}$/.test(sha)) return sha;
+    }
+  }
+  for (const dir of gitDirs) {
+    const packed = join(dir, 'packed-refs');
+    if (!existsSync(packed)) continue;
+    for (const line of readRegularFile(packed).split('\n')) {
+      const [sha, name] = line.trim().split(' ');
+      if (name === ref && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
+    }
+  }
+  return null;
+}
+
+/**
+ * The commit HEAD names in the work tree at `root`, read from the files under .git (loose refs,
+ * then packed-refs), without spawning git: this runs on the hook path. Null outside git, on an
+ * unborn branch, or when anything is unreadable.
+ */
+export function headCommit(root: string): string | null {
+  try {
+    const gitDir = ownGitDir(root);
+    if (!gitDir) return null;
+    const head = readRegularFile(join(gitDir, 'HEAD'), 4096).trim();
+    if (/^[0-9a-f]{40,64}$/.test(head)) return head;
+    const m = /^ref:\s*(\S+)$/.exec(head);
+    if (!m) return null;
+    const common = commonGitDir(join(root, '.git'));
+    const dirs = common && common !== gitDir ? [gitDir, common] : [gitDir];
+    return looseOrPackedRef(dirs, m[1]!);
+  } catch {
+    return null;
+  }
+}

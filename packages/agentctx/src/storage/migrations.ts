@@ -238,6 +238,35 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
+  // 11: code-anchored staleness (storage/file-anchors.ts). file_anchors (stored: the past cannot
+  // be read again) keeps, per record and linked file, what the file was when the link was made:
+  // a content hash, its line count, a sketch of its lines and the HEAD commit. record_staleness
+  // (derived, rebuilt by each consolidation) holds the linked files that changed, moved or went
+  // since, so every surface can label the record without reading a file or spawning git.
+  `
+  CREATE TABLE file_anchors (
+    record_id    TEXT NOT NULL,
+    path         TEXT NOT NULL,
+    content_hash TEXT,
+    lines        INTEGER,
+    sketch       TEXT,
+    commit_sha   TEXT,
+    anchored_at  TEXT NOT NULL,
+    PRIMARY KEY (record_id, path)
+  ) WITHOUT ROWID;
+  CREATE TABLE record_staleness (
+    record_id     TEXT NOT NULL,
+    project_id    TEXT NOT NULL,
+    path          TEXT NOT NULL,
+    state         TEXT NOT NULL,
+    new_path      TEXT,
+    commits       INTEGER,
+    changed_share REAL,
+    checked_at    TEXT NOT NULL,
+    PRIMARY KEY (record_id, path)
+  ) WITHOUT ROWID;
+  CREATE INDEX record_staleness_project ON record_staleness(project_id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

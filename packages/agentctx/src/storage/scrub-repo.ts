@@ -58,6 +58,8 @@ export const NOT_FREE_TEXT: Readonly<Record<string, readonly string[]>> = {
   scrub_state: ['key', 'value'],
   team_links: ['project_id', 'key', 'record_id', 'synced_sha', 'shown_valid_from'],
   team_sync: ['project_id', 'file_sha', 'synced_at', 'action'],
+  file_anchors: ['record_id', 'path', 'content_hash', 'sketch', 'commit_sha', 'anchored_at'],
+  record_staleness: ['record_id', 'project_id', 'path', 'state', 'new_path', 'checked_at'],
 };
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;

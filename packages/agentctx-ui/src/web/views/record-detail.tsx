@@ -114,6 +114,11 @@ export function RecordDetailView(props: {
         {!current && <span class="badge old">superseded</span>}
       </div>
       <h2 id="record-title">{r.title}</h2>
+      {current && detail.data?.stale && (
+        <p class="note stale" role="status">
+          {detail.data.stale}. Check the code before relying on it; confirm it in Review if it still holds.
+        </p>
+      )}
       {!current && (
         <p class="note" role="status">
           Superseded <Ago iso={r.superseded_at} />

@@ -129,6 +129,11 @@ export function RecordsView({ route, project, meta }: { route: Route; project: s
                   {r.pinned ? <span class="badge pin">pinned</span> : null}
                   {r.scope === 'global' ? <span class="badge">global</span> : null}
                   {r.superseded_at ? <span class="badge old">superseded</span> : null}
+                  {r.stale ? (
+                    <span class="badge stale" title={r.stale}>
+                      may be outdated
+                    </span>
+                  ) : null}
                   <Ago iso={r.recorded_at} />
                 </span>
               </a>

@@ -1,4 +1,4 @@
-import { toIndexEntry } from '../../core/retrieval/index-entry.js';
+import { indexEntriesOf } from '../../core/retrieval/index-entry.js';
 import { search } from '../../core/retrieval/search.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { isRecordType, isScope } from '../../shared/types.js';
@@ -35,7 +35,7 @@ export const command: Command = {
       time,
       now,
     });
-    const results = res.hits.map((h) => toIndexEntry(h, now));
+    const results = indexEntriesOf(a.readDb, res.hits, now);
     const json: Record<string, unknown> = { results };
     if (time) json.as_of = time;
     if (res.degraded) json.degraded = res.degraded;

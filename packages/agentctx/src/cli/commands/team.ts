@@ -1,10 +1,10 @@
 import { relative, resolve } from 'node:path';
 import type { App } from '../../app/context.js';
-import { refreshDigest } from '../../app/digest-refresh.js';
 import { tryLock } from '../../app/lock.js';
+import { runTeamImport } from '../../app/team-import-run.js';
 import { hasPending, pendingInFile, recordExport, renderTeamExport } from '../../core/team/team-export.js';
 import { fileSha } from '../../core/team/team-file.js';
-import { importTeamFile, removals } from '../../core/team/team-import.js';
+import { removals } from '../../core/team/team-import.js';
 import { readTeamFile, stampTeamSync, teamFilePath, writeTeamFile } from '../../core/team/team-io.js';
 import { parseTeamFile } from '../../core/team/team-parse.js';
 import { teamStatus } from '../../core/team/team-status.js';
@@ -83,12 +83,14 @@ async function runImport({ args, app, io }: CommandContext): Promise<CommandResu
     for (const r of gone) io.stderr(`  ${r.id}  ${r.title}`);
     closeRemoved = await io.confirm('Close them here too (they stay in history)?');
   }
-  const report = importTeamFile(deps, parsed, { closeRemoved, text });
+  const { report, digest_refreshed: digest } = await runTeamImport(a, {
+    parsed,
+    text,
+    inRepo,
+    closeRemoved,
+    onRedacted: notice.onRedacted,
+  });
   const redacted = notice.flush();
-  if (inRepo) stampTeamSync(a.paths.digests, a.project.id, fileSha(text), a.project.root);
-  const wrote = report.created.length + report.updated.length + report.removed.length > 0;
-  // the next session's SessionStart digest carries what came in
-  const digest = wrote ? await refreshDigest(a, 10_000) : false;
   return {
     json: { path, ...report, digest_refreshed: digest, ...(redacted ? { redacted } : {}) },
     text: renderImport(shown(a, path), report),

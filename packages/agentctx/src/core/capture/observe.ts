@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Clock, IdGen } from '../../shared/clock.js';
 import { BODY_MAX, TITLE_MAX } from '../../shared/types.js';
+import { AnchorReader, anchorFiles, fileLinksOf } from '../../storage/file-anchors.js';
 import { addEdge, upsertNode } from '../../storage/graph-repo.js';
 import type { Db } from '../../storage/open.js';
 import { readRegularFile } from '../../storage/regular-file.js';
@@ -66,18 +67,26 @@ function cut(text: string, max: number): string {
   return cps.length <= max ? text : `${cps.slice(0, max - 1).join('')}…`;
 }
 
-/** Link every current record of this session (in the project) to an entity. */
-function linkSessionRecords(deps: ObserveDeps, entityId: string): void {
+/**
+ * Link every current record of this session (in the project) to a file, and anchor each to the
+ * file as it is now: the session edited it again, and its records describe it as it leaves it.
+ */
+function linkSessionRecords(deps: ObserveDeps, entityId: string, value: string, reader: AnchorReader): void {
   deps.db
     .prepare(
       `INSERT OR IGNORE INTO record_entities (record_id, entity_id)
        SELECT id, ? FROM records WHERE session_id = ? AND project_id = ? AND superseded_at IS NULL`,
     )
     .run(entityId, deps.sessionId, deps.projectId);
+  const ids = deps.db
+    .prepare('SELECT id FROM records WHERE session_id = ? AND project_id = ? AND superseded_at IS NULL')
+    .all(deps.sessionId, deps.projectId) as { id: string }[];
+  const pairs = ids.map((r) => ({ recordId: r.id, path: value }));
+  anchorFiles(deps.db, reader, pairs, deps.clock().toISOString(), true);
 }
 
-/** Link a record to every file the session has touched so far. */
-function linkSessionFiles(deps: ObserveDeps, recordId: string): void {
+/** Link a record to every file the session has touched so far, anchored as they are now. */
+function linkSessionFiles(deps: ObserveDeps, recordId: string, reader: AnchorReader): void {
   deps.db
     .prepare(
       `INSERT OR IGNORE INTO record_entities (record_id, entity_id)
@@ -85,19 +94,32 @@ function linkSessionFiles(deps: ObserveDeps, recordId: string): void {
        WHERE e.to_id = ? AND e.rel_type = 'observed_in' AND n.kind = 'file' AND n.project_id = ?`,
     )
     .run(recordId, deps.sessionId, deps.projectId);
+  anchorFiles(deps.db, reader, fileLinksOf(deps.db, [recordId]), deps.clock().toISOString());
 }
 
-function observeFile(deps: ObserveDeps, call: ToolCall, path: string, out: Observation): void {
+function observeFile(
+  deps: ObserveDeps,
+  call: ToolCall,
+  path: string,
+  out: Observation,
+  reader: AnchorReader,
+): void {
   const value = fileNodeValue(deps.projectRoot, call.cwd, path);
   const node = upsertNode(deps.db, deps.newId, deps.projectId, 'file', value);
   if (deps.sessionId) {
     addEdge(deps.db, deps.newId, node, deps.sessionId, 'observed_in');
-    linkSessionRecords(deps, node);
+    linkSessionRecords(deps, node, value, reader);
   }
   out.files.push(value);
 }
 
-function recordBugfix(deps: ObserveDeps, command: string, errorLine: string, out: Observation): void {
+function recordBugfix(
+  deps: ObserveDeps,
+  command: string,
+  errorLine: string,
+  out: Observation,
+  reader: AnchorReader,
+): void {
   const title = cut(`Error: ${errorLine.replace(/^(?:Uncaught\s+)?Error:\s*/, '')}`, TITLE_MAX);
   const dup = deps.db
     .prepare(
@@ -115,7 +137,7 @@ function recordBugfix(deps: ObserveDeps, command: string, errorLine: string, out
     source: 'hook_observation',
     sessionId: deps.sessionId || null,
   });
-  if (deps.sessionId) linkSessionFiles(deps, rec.id);
+  if (deps.sessionId) linkSessionFiles(deps, rec.id, reader);
   out.records.push(rec.id);
 }
 
@@ -143,6 +165,7 @@ function recordTestOutcome(
   command: string,
   t: TestOutcome,
   out: Observation,
+  reader: AnchorReader,
 ) {
   const key = `Command: ${cut(command.replace(/\s+/g, ' ').trim(), 600)}`;
   const title = testTitle(t, command);
@@ -176,14 +199,17 @@ function recordTestOutcome(
     recordId = rec.id;
     out.records.push(rec.id);
   }
+  const anchors: { recordId: string; path: string }[] = [];
   for (const f of t.files) {
     const value = fileNodeValue(deps.projectRoot, call.cwd, f);
     const node = upsertNode(deps.db, deps.newId, deps.projectId, 'file', value);
     deps.db
       .prepare('INSERT OR IGNORE INTO record_entities (record_id, entity_id) VALUES (?, ?)')
       .run(recordId, node);
+    anchors.push({ recordId, path: value });
   }
-  if (deps.sessionId) linkSessionFiles(deps, recordId);
+  anchorFiles(deps.db, reader, anchors, deps.clock().toISOString());
+  if (deps.sessionId) linkSessionFiles(deps, recordId, reader);
 }
 
 /** The branch checked out in the repository at `root`, read from HEAD (no git process). */
@@ -234,9 +260,10 @@ export function observeToolUse(deps: ObserveDeps, call: ToolCall): Observation {
   const file = editedFile(call.toolName, call.toolInput);
   const isShell = call.toolName === 'Bash' && typeof call.toolInput.command === 'string';
   if (!file && !isShell) return out;
+  const reader = new AnchorReader(deps.projectRoot);
   const run = deps.db.transaction(() => {
     if (file) {
-      observeFile(deps, call, file, out);
+      observeFile(deps, call, file, out, reader);
       return;
     }
     // What is stored (command, error line, test summary) never keeps a secret: redacted here,
@@ -249,10 +276,10 @@ export function observeToolUse(deps: ObserveDeps, call: ToolCall): Observation {
     if (shell.interrupted) return;
     const text = redact(shell.text);
     const test = parseTestOutcome(command, text);
-    if (test) recordTestOutcome(deps, call, command, test, out);
+    if (test) recordTestOutcome(deps, call, command, test, out, reader);
     else {
       const err = firstErrorLine(command, text);
-      if (err) recordBugfix(deps, command, err, out);
+      if (err) recordBugfix(deps, command, err, out, reader);
     }
     if (/\bgit\b/.test(command)) observeGit(deps, command, text, out);
   });

@@ -1,7 +1,9 @@
 import type { Clock, IdGen } from '../../shared/clock.js';
 import { GLOBAL_PROJECT } from '../../shared/types.js';
 import { countMergeCandidates, getRun, saveRun } from '../../storage/consolidation-repo.js';
+import { AnchorReader } from '../../storage/file-anchors.js';
 import { ftsUsable } from '../../storage/fts-index.js';
+import { readGitHistory } from '../../storage/git-history.js';
 import type { Db } from '../../storage/open.js';
 import { equaliseStaleCounters } from '../../storage/retirement.js';
 import { refreshTermDf } from '../../storage/term-df.js';
@@ -18,6 +20,7 @@ import { scanNearDuplicates } from './near-duplicates.js';
 import { batches, parseState, planDriftScores, type RunState, SCORE_BATCH } from './plan.js';
 import { prepareCandidateScans, type RebuildReason } from './rebuild.js';
 import { planScores } from './scores.js';
+import { checkStaleness, type StalenessSummary } from './staleness.js';
 import { scanVectorDuplicates } from './vector-duplicates.js';
 
 /**
@@ -71,6 +74,8 @@ export interface ConsolidateSummary {
   term_df?: boolean;
   /** The module/symbol graph read from the touched files (core/codegraph). */
   code_graph?: CodeGraphSummary;
+  /** Records whose linked files changed, moved or went since they were linked (staleness.ts). */
+  staleness?: StalenessSummary;
   /**
    * SPEC §8 rung 4: no FTS5 here, so the steps that need it (word counts, keyword
    * near-duplicates, CLAUDE.md drift) were left for a run that has it.
@@ -211,6 +216,19 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
           root: deps.project.root,
         });
         committed('code-graph');
+      });
+    }
+
+    if (deps.project.id !== GLOBAL_PROJECT) {
+      step('staleness', () => {
+        summary.staleness = checkStaleness({
+          db,
+          projectId: deps.project.id,
+          reader: new AnchorReader(deps.project.root),
+          history: readGitHistory(deps.project.root),
+          nowIso,
+        });
+        committed('staleness');
       });
     }
 

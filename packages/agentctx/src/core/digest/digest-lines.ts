@@ -1,3 +1,4 @@
+import { type StaleFile, staleLabel } from '../../shared/stale-label.js';
 import type { ContextRecord } from '../../shared/types.js';
 
 /** One record as one line of the digest: flattened, cut to length, marked when inferred. */
@@ -42,9 +43,11 @@ function gist(rec: ContextRecord, max: number): string {
   return sentence;
 }
 
-export function recordLine(rec: ContextRecord, gistMax: number): Line {
+/** A record whose linked files changed since is never shown as if current: the label says so. */
+export function recordLine(rec: ContextRecord, gistMax: number, stale?: readonly StaleFile[]): Line {
   const title = oneLine(rec.title).replace(/[.:;]+$/, '');
   const g = gist(rec, gistMax);
   const mark = rec.confidence === 'inferred' ? UNCONFIRMED : '';
-  return { text: `- ${mark}${title}${g ? ` — ${g}` : ''}`, id: rec.id };
+  const note = stale?.length ? ` [${cut(staleLabel(stale), 160)}]` : '';
+  return { text: `- ${mark}${title}${g ? ` — ${g}` : ''}${note}`, id: rec.id };
 }

@@ -1,6 +1,7 @@
 import { formatAge } from '../../shared/age.js';
 import { type ContextRecord, GLOBAL_PROJECT } from '../../shared/types.js';
 import type { Db } from '../../storage/open.js';
+import { staleFilesOf } from '../../storage/staleness-repo.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
 import { MATCH_COVERAGE } from '../drift/coverage.js';
 import { cut, type Line, oneLine, recordLine, UNCONFIRMED } from './digest-lines.js';
@@ -87,7 +88,11 @@ export function decisionsSection(db: Db, projectId: string, now: Date, vectors?:
     )
     .all(projectId) as ContextRecord[];
   const rows = vectors ? semanticDigestOrder(db, vectors, projectId, stored, now) : stored;
-  return { name: 'decisions', lines: rows.map((r) => recordLine(r, 160)) };
+  const stale = staleFilesOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return { name: 'decisions', lines: rows.map((r) => recordLine(r, 160, stale.get(r.id))) };
 }
 
 export function handoverSection(db: Db, projectId: string, now: Date): DigestSection {

@@ -1,4 +1,5 @@
 import { BODY_MAX, type ContextRecord, type Source, TITLE_MAX } from '../../shared/types.js';
+import { AnchorReader, anchorFiles } from '../../storage/file-anchors.js';
 import { linkRecordEntity, upsertNode } from '../../storage/graph-repo.js';
 import { findVerbatim, getRecord, listRecords } from '../../storage/records-repo.js';
 import { createRecord, namespaceFor, type RecordsDeps } from '../records/records.js';
@@ -12,6 +13,8 @@ export interface IngestOptions {
   source: Source;
   /** Files the session touched (paths as the graph stores them); new project records link to them. */
   files?: readonly string[];
+  /** The project's root: the files are anchored as they are now (storage/file-anchors.ts). */
+  projectRoot?: string;
   /**
    * When this session began. An explicit handover recorded since then (or by this session)
    * is the developer's own word for this session and is never superseded by an inferred one.
@@ -103,7 +106,7 @@ export function ingestExtraction(
       if (o.kind === 'invalid') report.dropped.invalid_reinforces++;
       else countSighting(report, o);
     }
-    report.linked_files = linkFiles(deps, report, opts.files ?? []);
+    report.linked_files = linkFiles(deps, report, opts.files ?? [], opts.projectRoot);
   });
   run.immediate();
   return report;
@@ -219,11 +222,20 @@ export function ingestHandover(
 }
 
 /** Link this session's new project records to the files it touched (record_entities). */
-function linkFiles(deps: RecordsDeps, report: IngestReport, files: readonly string[]): number {
+function linkFiles(
+  deps: RecordsDeps,
+  report: IngestReport,
+  files: readonly string[],
+  projectRoot: string | undefined,
+): number {
   const targets = report.created.filter((r) => r.scope === 'project');
   if (targets.length === 0 || files.length === 0) return 0;
   const nodeIds = files.slice(0, 50).map((f) => upsertNode(deps.db, deps.newId, deps.projectId, 'file', f));
   for (const r of targets) for (const n of nodeIds) linkRecordEntity(deps.db, r.id, n);
+  if (projectRoot) {
+    const pairs = targets.flatMap((r) => files.slice(0, 50).map((path) => ({ recordId: r.id, path })));
+    anchorFiles(deps.db, new AnchorReader(projectRoot), pairs, deps.clock().toISOString());
+  }
   return nodeIds.length;
 }
 
@@ -236,7 +248,7 @@ export function ingestRuleHandover(
   const report = emptyReport();
   const run = deps.db.transaction(() => {
     ingestHandover(deps, { ...h, confidence: 'inferred' }, opts, report);
-    report.linked_files = linkFiles(deps, report, opts.files ?? []);
+    report.linked_files = linkFiles(deps, report, opts.files ?? [], opts.projectRoot);
   });
   run.immediate();
   return report;

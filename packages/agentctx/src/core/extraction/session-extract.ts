@@ -94,6 +94,7 @@ export async function extractSession(input: SessionExtractInput): Promise<Sessio
           sessionId: input.sessionId,
           source: 'hook_observation',
           files: sessionFiles(deps, input.sessionId, whole.events, input.projectRoot),
+          projectRoot: input.projectRoot,
           sessionStartedAt: startedAt,
         })
       : null;
@@ -182,6 +183,7 @@ export async function extractSession(input: SessionExtractInput): Promise<Sessio
       sessionId: input.sessionId,
       source: 'llm_extraction',
       files: sessionFiles(deps, input.sessionId, read.events, input.projectRoot),
+      projectRoot: input.projectRoot,
       sessionStartedAt: startedAt,
     });
     setExtractionOffset(deps.db, input.sessionId, input.transcriptPath, to, deps.clock().toISOString());

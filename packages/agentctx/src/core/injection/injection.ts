@@ -1,4 +1,5 @@
 import { formatAge } from '../../shared/age.js';
+import { type StaleFile, staleLabel } from '../../shared/stale-label.js';
 import { estimateTokens } from '../../shared/tokens.js';
 import type { ContextRecord } from '../../shared/types.js';
 import type { SearchHit } from '../retrieval/search-types.js';
@@ -67,8 +68,10 @@ function label(r: ContextRecord, now: Date): string {
   return `[${r.type}${scope}, ${trust}, ${age}, id ${r.id}]`;
 }
 
-function titleLine(r: ContextRecord): string {
-  return r.confidence === 'inferred' ? `Possibly: ${r.title}` : r.title;
+function titleLine(r: ContextRecord, stale: readonly StaleFile[] | undefined): string {
+  const title = r.confidence === 'inferred' ? `Possibly: ${r.title}` : r.title;
+  // never shown as if current: the files it was written about changed since
+  return stale?.length ? `${staleLabel(stale)}; check the code before relying on it.\n${title}` : title;
 }
 
 /** The longest prefix of `body` (cut at a line or word end where possible) that fits. */
@@ -105,6 +108,7 @@ export function formatInjection(
   hits: readonly SearchHit[],
   now: Date,
   budget = { tokens: PROMPT_TOKEN_BUDGET, chars: PROMPT_CHAR_BUDGET },
+  stale: ReadonlyMap<string, readonly StaleFile[]> = new Map(),
 ): Injection | null {
   const parts: string[] = [HEADER];
   const ids: string[] = [];
@@ -112,7 +116,7 @@ export function formatInjection(
   let chars = HEADER.length;
   for (const hit of hits.slice(0, PROMPT_MAX_RECORDS)) {
     const r = hit.record;
-    const head = `${label(r, now)}\n${titleLine(r)}`;
+    const head = `${label(r, now)}\n${titleLine(r, stale.get(r.id))}`;
     const full = `${head}\n${r.body}`;
     const fullTokens = tokens + JOIN_TOKENS + estimateTokens(full);
     const fullChars = chars + JOIN.length + full.length;

@@ -1,5 +1,6 @@
 import { extractTerms } from '../../storage/fts-query.js';
 import type { Db } from '../../storage/open.js';
+import { staleFilesOf } from '../../storage/staleness-repo.js';
 import { search } from '../retrieval/search.js';
 import { formatInjection, type Injection, selectHits } from './injection.js';
 
@@ -52,5 +53,10 @@ export function promptInjection(db: Db, input: PromptInjectionInput): Injection 
   const hits = res.hits.filter(
     (h) => !(sessionId && h.record.session_id === sessionId && h.record.source === 'hook_observation'),
   );
-  return formatInjection(selectHits(hits, res.terms.length), input.now);
+  const chosen = selectHits(hits, res.terms.length);
+  const stale = staleFilesOf(
+    db,
+    chosen.map((h) => h.record.id),
+  );
+  return formatInjection(chosen, input.now, undefined, stale);
 }

@@ -9,6 +9,8 @@ export function resetNamespace(db: Db, projectId: string): { records: number } {
     db.prepare(`DELETE FROM edges WHERE from_id IN (SELECT id FROM nodes WHERE project_id = ?)
       OR to_id IN (SELECT id FROM nodes WHERE project_id = ?)`).run(projectId, projectId);
     db.prepare(`DELETE FROM record_entities WHERE record_id IN (${ids})`).run(projectId);
+    db.prepare(`DELETE FROM file_anchors WHERE record_id IN (${ids})`).run(projectId);
+    db.prepare('DELETE FROM record_staleness WHERE project_id = ?').run(projectId);
     db.prepare('DELETE FROM nodes WHERE project_id = ?').run(projectId);
     db.prepare('DELETE FROM sessions WHERE project_id = ?').run(projectId);
     db.prepare('DELETE FROM team_links WHERE project_id = ?').run(projectId);

@@ -1,6 +1,9 @@
 import { formatAge } from '../../shared/age.js';
+import { type StaleFile, staleShort } from '../../shared/stale-label.js';
 import { estimateTokens } from '../../shared/tokens.js';
 import type { Confidence, RecordType } from '../../shared/types.js';
+import type { Db } from '../../storage/open.js';
+import { staleFilesOf } from '../../storage/staleness-repo.js';
 import type { SearchHit } from './search-types.js';
 
 /** One line of the compact index that search-like surfaces return (SPEC §5, ≤ 50 tokens). */
@@ -12,6 +15,8 @@ export interface IndexEntry {
   confidence: Confidence;
   score: number;
   superseded?: true;
+  /** "may be outdated": a linked file changed since ("charge.ts changed, 14 commits"). */
+  stale?: string;
 }
 
 export const INDEX_ENTRY_TOKENS = 50;
@@ -22,7 +27,9 @@ export const INDEX_ENTRY_TOKENS = 50;
  */
 export function indexEntryTokens(entry: IndexEntry): number {
   return estimateTokens(
-    [entry.id, entry.type, entry.title, entry.age, entry.confidence, entry.score].join(' '),
+    [entry.id, entry.type, entry.title, entry.age, entry.confidence, entry.score, entry.stale ?? ''].join(
+      ' ',
+    ),
   );
 }
 
@@ -35,10 +42,13 @@ function fitTitle(entry: IndexEntry): IndexEntry {
       .join('')
       .trimEnd()}…`;
   }
-  return { ...entry, title };
+  const fitted = { ...entry, title };
+  // a very long file name: the label shrinks to a word, never away
+  if (fitted.stale && indexEntryTokens(fitted) > INDEX_ENTRY_TOKENS) fitted.stale = 'files changed';
+  return fitted;
 }
 
-export function toIndexEntry(hit: SearchHit, now: Date): IndexEntry {
+export function toIndexEntry(hit: SearchHit, now: Date, stale?: readonly StaleFile[]): IndexEntry {
   const r = hit.record;
   const entry: IndexEntry = {
     id: r.id,
@@ -49,5 +59,15 @@ export function toIndexEntry(hit: SearchHit, now: Date): IndexEntry {
     score: hit.score,
   };
   if (r.superseded_at) entry.superseded = true;
+  else if (stale?.length) entry.stale = staleShort(stale);
   return fitTitle(entry);
+}
+
+/** Index entries of search hits, each labelled when its linked files changed since (record_staleness). */
+export function indexEntriesOf(db: Db, hits: readonly SearchHit[], now: Date): IndexEntry[] {
+  const stale = staleFilesOf(
+    db,
+    hits.map((h) => h.record.id),
+  );
+  return hits.map((h) => toIndexEntry(h, now, stale.get(h.record.id)));
 }

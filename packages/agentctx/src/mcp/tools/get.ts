@@ -3,9 +3,11 @@ import * as z from 'zod/v4';
 import { appendLog } from '../../app/log.js';
 import { namespacesOf } from '../../core/records/records.js';
 import { errorMessage } from '../../shared/errors.js';
+import { staleLabel } from '../../shared/stale-label.js';
 import type { ContextRecord } from '../../shared/types.js';
 import { chainVersionAt, type TimeTravel } from '../../storage/as-of.js';
 import { bumpAccess, currentHead, getVisibleRecords } from '../../storage/records-repo.js';
+import { staleFilesOf } from '../../storage/staleness-repo.js';
 import type { ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
 import { asOfField, timeTravelOf } from './as-of.js';
@@ -129,8 +131,14 @@ export function registerGet(server: McpServer, ctx: ToolContext): void {
           superseded_by: r.superseded_by,
           current_head: currentHead(db, r.id)?.id ?? null,
         }));
+      // a record whose linked files changed since it was written says so (never shown as current)
+      const stale = staleFilesOf(db, returned);
       const res = {
-        records: returned.map((id) => present((fresh.get(id) ?? byId.get(id))!)),
+        records: returned.map((id) => {
+          const files = stale.get(id);
+          const shown = present((fresh.get(id) ?? byId.get(id))!);
+          return files ? { ...shown, stale: staleLabel(files) } : shown;
+        }),
         missing: ids.filter((id) => !byId.has(id)),
         superseded,
       };

@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod/v4';
 import { relatedRecords } from '../../core/records/related.js';
-import { type IndexEntry, toIndexEntry } from '../../core/retrieval/index-entry.js';
+import { type IndexEntry, indexEntriesOf } from '../../core/retrieval/index-entry.js';
+import type { SearchHit } from '../../core/retrieval/search-types.js';
 import { getRecord } from '../../storage/records-repo.js';
 import { ladderMarker, type ToolContext } from '../context.js';
 import { type Json, registerTool } from '../result.js';
@@ -35,13 +36,14 @@ export function registerRelated(server: McpServer, ctx: ToolContext): void {
         history: args.history,
         limit,
       });
-      const results: IndexEntry[] = [];
+      const hits: SearchHit[] = [];
       for (const l of linked) {
         const record = getRecord(app.db, l.id);
         if (!record) continue;
         const score = Math.round((1 / (1 + l.depth)) * 1000) / 1000;
-        results.push(toIndexEntry({ record, score, relevance: 0, matched: 0, coverage: 0 }, now));
+        hits.push({ record, score, relevance: 0, matched: 0, coverage: 0 });
       }
+      const results: IndexEntry[] = indexEntriesOf(app.db, hits, now);
       const out: Json = { file: args.file, results };
       if (results.length === 0) out.note = 'no records are linked to this file';
       const degraded = ladderMarker(ctx);

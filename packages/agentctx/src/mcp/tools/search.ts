@@ -3,7 +3,7 @@ import * as z from 'zod/v4';
 import { appendLog } from '../../app/log.js';
 import { relatedRecords } from '../../core/records/related.js';
 import { hybridSearch } from '../../core/retrieval/hybrid.js';
-import { toIndexEntry } from '../../core/retrieval/index-entry.js';
+import { indexEntriesOf } from '../../core/retrieval/index-entry.js';
 import { search } from '../../core/retrieval/search.js';
 import { TOOL_SEARCH, toolSearchOptions } from '../../core/retrieval/tool-search.js';
 import { errorMessage } from '../../shared/errors.js';
@@ -84,7 +84,7 @@ export function registerSearch(server: McpServer, ctx: ToolContext): void {
         }
       }
       res ??= search(app.db, opts);
-      const out: Json = { results: res.hits.map((h) => toIndexEntry(h, now)) };
+      const out: Json = { results: indexEntriesOf(app.db, res.hits, now) };
       if (time) out.as_of = time.asOf;
       const degraded = res.degraded ?? ladderMarker(ctx);
       if (degraded) out.degraded = degraded;

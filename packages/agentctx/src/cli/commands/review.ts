@@ -1,0 +1,154 @@
+import type { App } from '../../app/context.js';
+import { runTeamImport } from '../../app/team-import-run.js';
+import { type ActOutcome, actOnItem, findItem } from '../../core/review/actions.js';
+import { type ReviewAction, type ReviewItem, reviewQueue } from '../../core/review/queue.js';
+import { readTeamFile, teamFilePath } from '../../core/team/team-io.js';
+import { parseTeamFile } from '../../core/team/team-parse.js';
+import { AgentctxError, errorMessage } from '../../shared/errors.js';
+import { num, str } from '../args.js';
+import type { Command, CommandContext, CommandIO, CommandResult } from '../command.js';
+
+const ACTIONS: readonly ReviewAction[] = ['confirm', 'supersede', 'merge', 'dismiss'];
+const KEYS: Record<string, ReviewAction> = { c: 'confirm', s: 'supersede', m: 'merge', d: 'dismiss' };
+
+function queueOf(a: App, limit: number | undefined): ReviewItem[] {
+  return reviewQueue({
+    db: a.db,
+    projectId: a.project.id,
+    projectRoot: a.project.root,
+    redact: a.redact,
+    now: a.clock,
+    ...(limit ? { limit } : {}),
+  });
+}
+
+function actDeps(a: App) {
+  return {
+    records: a.records(),
+    projectRoot: a.project.root,
+    teamImport: async () => {
+      const text = readTeamFile(teamFilePath(a.project.root));
+      if (text === null) throw new AgentctxError('not_found', 'no .agentctx/context.md to import');
+      const { report, digest_refreshed } = await runTeamImport(a, {
+        parsed: parseTeamFile(text),
+        text,
+        inRepo: true,
+        closeRemoved: true,
+      });
+      return { ...report, digest_refreshed };
+    },
+  };
+}
+
+/** `--confirm KEY` (or a record id) and friends: one answer, for scripts and tests. */
+function chosenAction(ctx: CommandContext): { action: ReviewAction; key: string } | null {
+  const given = ACTIONS.flatMap((action) => {
+    const key = str(ctx.args.flags, action);
+    return key ? [{ action, key }] : [];
+  });
+  if (given.length > 1) throw new AgentctxError('usage', 'give one action at a time');
+  return given[0] ?? null;
+}
+
+function resolveItem(queue: readonly ReviewItem[], key: string): ReviewItem {
+  const byId = queue.find((i) => i.kind !== 'duplicate' && i.kind !== 'team' && i.record_ids[0] === key);
+  return queue.find((i) => i.key === key) ?? byId ?? findItem(queue, key);
+}
+
+function describe(i: ReviewItem, n: number, total: number): string {
+  const keys = i.actions.map((a) => `(${a[0]})${a.slice(1)}`).join(' ');
+  return `\n[${n}/${total}] ${i.kind}: ${i.title}\n  ${i.detail.split('\n').join('\n  ')}\n  ${keys}  (n)ext  (q)uit`;
+}
+
+function outcomeLine(o: ActOutcome): string {
+  return `  ${o.action}: ${JSON.stringify(o.result).slice(0, 200)}`;
+}
+
+async function interactive(a: App, io: CommandIO, queue: ReviewItem[]): Promise<CommandResult> {
+  if (!io.key) throw new AgentctxError('usage', 'review needs a terminal; use --json and the action flags');
+  const done: ActOutcome[] = [];
+  let skipped = 0;
+  let i = 0;
+  for (; i < queue.length; i++) {
+    const item = queue[i]!;
+    io.stderr(describe(item, i + 1, queue.length));
+    for (;;) {
+      const k = await io.key('> ');
+      if (k === 'q') break;
+      if (k === 'n' || k === '' || k === ' ') {
+        skipped++;
+        break;
+      }
+      const action = KEYS[k];
+      if (!action || !item.actions.includes(action)) {
+        io.stderr(`  "${k}" is not an answer here: ${item.actions.join(', ')}, next or quit`);
+        continue;
+      }
+      const input: { body?: string; rationale?: string } = {};
+      if (action === 'supersede') {
+        input.body = (await io.ask?.('  new text: ')) ?? undefined;
+        input.rationale = (await io.ask?.('  why it changed: ')) ?? undefined;
+      }
+      try {
+        const o = await actOnItem(actDeps(a), item, action, input);
+        done.push(o);
+        io.stderr(outcomeLine(o));
+        break;
+      } catch (err) {
+        io.stderr(`  ${errorMessage(err)}`);
+      }
+    }
+    if (done.length + skipped < i + 1) break; // quit
+  }
+  const left = queue.length - done.length;
+  return {
+    json: { done, skipped, left },
+    text: `review: ${done.length} answered, ${skipped} skipped, ${left} left`,
+  };
+}
+
+function render(queue: readonly ReviewItem[]): string {
+  if (queue.length === 0) return 'nothing to review';
+  return queue.map((i) => `${i.key}\n  ${i.kind}: ${i.title}\n  ${i.detail.split('\n')[0]}`).join('\n');
+}
+
+export const command: Command = {
+  name: 'review',
+  summary:
+    'Walk what needs a human: inferred records, records whose files changed, near-duplicates, team-file changes; one key each to confirm, supersede, merge or dismiss.',
+  usage:
+    'agentctx review [--json] [--kind team|stale|duplicate|inferred] [--limit N] | agentctx review --confirm|--dismiss|--merge KEY | --supersede KEY --body BODY --rationale WHY [--title TITLE]',
+  flags: {
+    kind: 'string',
+    limit: 'number',
+    confirm: 'string',
+    supersede: 'string',
+    merge: 'string',
+    dismiss: 'string',
+    body: 'string',
+    rationale: 'string',
+    title: 'string',
+  },
+  async run(ctx) {
+    const a = ctx.app();
+    const kind = str(ctx.args.flags, 'kind');
+    if (kind && !['team', 'stale', 'duplicate', 'inferred'].includes(kind))
+      throw new AgentctxError('usage', 'kind must be team, stale, duplicate or inferred');
+    const limit = num(ctx.args.flags, 'limit');
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 500))
+      throw new AgentctxError('usage', 'limit must be 1–500');
+    const queue = queueOf(a, limit).filter((i) => !kind || i.kind === kind);
+    const chosen = chosenAction(ctx);
+    if (chosen) {
+      const item = resolveItem(queue, chosen.key);
+      const o = await actOnItem(actDeps(a), item, chosen.action, {
+        body: str(ctx.args.flags, 'body'),
+        rationale: str(ctx.args.flags, 'rationale'),
+        title: str(ctx.args.flags, 'title'),
+      });
+      return { json: o, text: `${item.key}${outcomeLine(o).replace(/^ {2}/, ' → ')}` };
+    }
+    if (ctx.json || queue.length === 0) return { json: { items: queue }, text: render(queue) };
+    return interactive(a, ctx.io, queue);
+  },
+};

@@ -1,0 +1,146 @@
+import { type StaleFile, staleLabel } from '../../shared/stale-label.js';
+import type { ContextRecord } from '../../shared/types.js';
+import { listMergeCandidates } from '../../storage/consolidation-repo.js';
+import type { Db } from '../../storage/open.js';
+import { staleFilesOf, staleRecordIds } from '../../storage/staleness-repo.js';
+import { namespacesOf } from '../records/records.js';
+import type { Redact } from '../redaction/redact.js';
+import { readTeamFile, teamFilePath } from '../team/team-io.js';
+import { teamStatus } from '../team/team-status.js';
+
+/**
+ * The review queue: what needs a human, in the order it is worth their minute — a team file
+ * ahead of the store (a teammate's change), records whose files changed or went, near-duplicate
+ * pairs, inferred records waiting for confirmation. Derived on each call from the store and the
+ * team file; answering an item (actions.ts) is what removes it.
+ */
+
+export type ReviewKind = 'team' | 'stale' | 'duplicate' | 'inferred';
+export type ReviewAction = 'confirm' | 'supersede' | 'merge' | 'dismiss';
+
+export interface ReviewItem {
+  /** Stable handle: `stale:<id>`, `inferred:<id>`, `pair:<a>:<b>`, `team`. */
+  key: string;
+  kind: ReviewKind;
+  title: string;
+  /** Why it is here, in a line. */
+  detail: string;
+  record_ids: string[];
+  actions: ReviewAction[];
+  /** The CLI command each action runs the service of. */
+  commands: Partial<Record<ReviewAction, string>>;
+  stale?: StaleFile[];
+}
+
+export interface QueueInput {
+  db: Db;
+  projectId: string;
+  projectRoot: string;
+  redact: Redact;
+  now: () => Date;
+  /** Items per kind (default 50). */
+  limit?: number;
+}
+
+/** Types a developer confirms; hook observations (test outcomes, error stubs) are not asked about. */
+const CONFIRMABLE = "type IN ('decision', 'convention', 'preference', 'profile', 'discovery', 'bugfix')";
+
+function recordItem(
+  kind: 'stale' | 'inferred',
+  r: ContextRecord,
+  projectId: string,
+  stale?: StaleFile[],
+): ReviewItem {
+  const own = r.project_id === projectId;
+  const detail =
+    kind === 'stale' && stale
+      ? `${staleLabel(stale)}${r.confidence === 'inferred' ? ' (also unconfirmed)' : ''}`
+      : `unconfirmed ${r.type} (inferred${r.reinforce_count ? `, seen ${r.reinforce_count + 1} times` : ''}): confirm it, correct it, or drop it`;
+  return {
+    key: `${kind}:${r.id}`,
+    kind,
+    title: r.title,
+    detail,
+    record_ids: [r.id],
+    // a global preference is not retired from one project (retire refuses it): confirm or correct it
+    actions: own ? ['confirm', 'supersede', 'dismiss'] : ['confirm', 'supersede'],
+    commands: {
+      confirm: `agentctx confirm ${r.id}`,
+      supersede: `agentctx supersede ${r.id} --body BODY --rationale WHY`,
+      ...(own ? { dismiss: `agentctx retire ${r.id}` } : {}),
+    },
+    ...(stale ? { stale } : {}),
+  };
+}
+
+export function reviewQueue(input: QueueInput): ReviewItem[] {
+  const { db } = input;
+  const limit = input.limit ?? 50;
+  const items: ReviewItem[] = [];
+  const namespaces = namespacesOf(input.projectId);
+
+  const text = readTeamFile(teamFilePath(input.projectRoot));
+  if (text !== null) {
+    const pending = teamStatus(
+      { db, projectId: input.projectId, redact: input.redact, now: input.now },
+      text,
+    ).changed_in_file;
+    const n = pending.incoming.length + pending.removed.length;
+    if (n > 0) {
+      const parts = [
+        pending.incoming.length ? `${pending.incoming.length} new or changed` : '',
+        pending.removed.length ? `${pending.removed.length} removed` : '',
+      ].filter(Boolean);
+      items.push({
+        key: 'team',
+        kind: 'team',
+        title: `.agentctx/context.md changed: ${parts.join(', ')}`,
+        detail: [
+          ...pending.incoming.map((b) => `+ ${b.title}`),
+          ...pending.removed.map((b) => `- ${b.title}`),
+        ]
+          .slice(0, 8)
+          .join('\n'),
+        record_ids: [],
+        actions: ['confirm'],
+        commands: { confirm: 'agentctx team import --yes' },
+      });
+    }
+  }
+
+  const staleIds = staleRecordIds(db, input.projectId).slice(0, limit);
+  const staleFiles = staleFilesOf(db, staleIds);
+  const get = db.prepare('SELECT * FROM records WHERE id = ?');
+  for (const id of staleIds) {
+    const r = get.get(id) as ContextRecord | undefined;
+    if (r) items.push(recordItem('stale', r, input.projectId, staleFiles.get(id)));
+  }
+
+  for (const c of listMergeCandidates(db, namespaces, limit)) {
+    items.push({
+      key: `pair:${c.record_a}:${c.record_b}`,
+      kind: 'duplicate',
+      title: `${c.title_a} ≈ ${c.title_b}`,
+      detail: `near-duplicate ${c.type}s (similarity ${c.similarity.toFixed(2)}): merge keeps the older, the newer becomes history`,
+      record_ids: [c.record_a, c.record_b],
+      actions: ['merge', 'dismiss'],
+      commands: {
+        merge: `agentctx merge ${c.record_a} ${c.record_b}`,
+        dismiss: `agentctx merge ${c.record_a} ${c.record_b} --dismiss`,
+      },
+    });
+  }
+
+  const marks = namespaces.map(() => '?').join(',');
+  const inferred = db
+    .prepare(
+      `SELECT * FROM records WHERE project_id IN (${marks}) AND superseded_at IS NULL AND confidence = 'inferred'
+         AND source != 'hook_observation' AND ${CONFIRMABLE}
+       ORDER BY reinforce_count DESC, recorded_at DESC, id DESC LIMIT ?`,
+    )
+    .all(...namespaces, limit + staleIds.length) as ContextRecord[];
+  const shown = new Set(staleIds);
+  for (const r of inferred.filter((x) => !shown.has(x.id)).slice(0, limit))
+    items.push(recordItem('inferred', r, input.projectId));
+  return items;
+}

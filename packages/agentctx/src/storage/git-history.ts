@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+
+/**
+ * The project's recent history from one `git log` (consolidation only: never on a hook path,
+ * which must spawn no process). Commits newest first; per path, the positions of the commits
+ * that touched it; renames (old path → new path, at the commit that made them). Paths are
+ * relative to the project root (`--relative`), as file nodes name them.
+ */
+
+export interface GitHistory {
+  /** commit → position in the log (0 = HEAD). */
+  position: Map<string, number>;
+  /** path → positions of the commits that changed it (any status). */
+  touches: Map<string, number[]>;
+  /** old path → renames away from it, newest first. */
+  renames: Map<string, { to: string; at: number }[]>;
+  /** Commits read (the log is cut at HISTORY_LIMIT). */
+  commits: number;
+}
+
+export const HISTORY_LIMIT = 5000;
+
+export function parseGitLog(out: string): GitHistory {
+  const h: GitHistory = { position: new Map(), touches: new Map(), renames: new Map(), commits: 0 };
+  let pos = -1;
+  const touch = (path: string) => {
+    const list = h.touches.get(path);
+    if (list) {
+      if (list[list.length - 1] !== pos) list.push(pos);
+    } else h.touches.set(path, [pos]);
+  };
+  for (const line of out.split('\n')) {
+    if (line.startsWith('\x01')) {
+      pos++;
+      h.position.set(line.slice(1).trim(), pos);
+      continue;
+    }
+    if (pos < 0 || !line.trim()) continue;
+    const cols = line.split('\t');
+    const status = cols[0] ?? '';
+    if ((status.startsWith('R') || status.startsWith('C')) && cols.length >= 3) {
+      const [from, to] = [cols[1]!, cols[2]!];
+      touch(from);
+      touch(to);
+      if (status.startsWith('R')) {
+        const list = h.renames.get(from) ?? [];
+        list.push({ to, at: pos });
+        h.renames.set(from, list);
+      }
+    } else if (cols.length >= 2) touch(cols[1]!);
+  }
+  h.commits = pos + 1;
+  return h;
+}
+
+/** Null outside git or when git cannot run (the check then works from file contents alone). */
+export function readGitHistory(root: string, limit = HISTORY_LIMIT): GitHistory | null {
+  const res = spawnSync(
+    'git',
+    [
+      '-C',
+      root,
+      '-c',
+      'core.quotepath=off',
+      'log',
+      `-n${limit}`,
+      '--format=%x01%H',
+      '--name-status',
+      '-M',
+      '--relative',
+      'HEAD',
+      '--',
+    ],
+    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 30_000, stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  if (res.status !== 0 || typeof res.stdout !== 'string') return null;
+  return parseGitLog(res.stdout);
+}

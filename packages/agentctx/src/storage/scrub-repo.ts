@@ -58,6 +58,8 @@ export const NOT_FREE_TEXT: Readonly<Record<string, readonly string[]>> = {
   scrub_state: ['key', 'value'],
   team_links: ['project_id', 'key', 'record_id', 'synced_sha', 'shown_valid_from'],
   team_sync: ['project_id', 'file_sha', 'synced_at', 'action'],
+  session_shown: ['session_id', 'record_id', 'via', 'shown_at', 'verdict', 'evidence', 'judged_at'],
+  record_usage: ['record_id', 'last_shown_at', 'last_used_at'],
 };
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;

@@ -42,6 +42,7 @@ const ROOMS: Record<string, string[]> = {
   codegraph: [],
   consolidation: ['codegraph', 'digest', 'drift', 'records'],
   team: ['records', 'redaction'],
+  usage: [],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -156,3 +156,19 @@ export function projectTaxShare(db: Db, projectId: string, since: string): TaxSh
     )
     .get(projectId, since) as TaxShare;
 }
+
+/** Per-record usage of a project's current records: how many were shown, used, never used. */
+export function usageTotals(
+  db: Db,
+  namespaces: readonly string[],
+): { shown: number; used: number; never_used: number } {
+  const marks = namespaces.map(() => '?').join(',');
+  return db
+    .prepare(
+      `SELECT COUNT(*) AS shown, COALESCE(SUM(u.used_count > 0), 0) AS used,
+              COALESCE(SUM(u.used_count = 0 AND u.shown_count >= 3), 0) AS never_used
+       FROM record_usage u JOIN records r ON r.id = u.record_id
+       WHERE r.project_id IN (${marks}) AND r.superseded_at IS NULL AND u.shown_count > 0`,
+    )
+    .get(...namespaces) as { shown: number; used: number; never_used: number };
+}

@@ -94,6 +94,23 @@ describe('usage evidence from a real session', () => {
     extract(sid, transcript);
     expect(counts(retries.id)).toEqual({ shown_count: 1, used_count: 1, contradicted_count: 0 });
     expect(counts(ledger.id)).toEqual({ shown_count: 1, used_count: 0, contradicted_count: 0 });
+
+    // status: the session's token tax next to the share of it that went to a used record
+    const st = runAgentctx(['status', '--json'], { cwd: w.repo, env: w.env });
+    expect(st.code, st.stderr).toBe(0);
+    const usage = (JSON.parse(st.stdout) as Record<string, any>).usage;
+    const injected = lines.reduce((n, l) => n + (l.kind === 'tokens' ? l.tokens : 0), 0);
+    expect(usage.last_session).toMatchObject({
+      tokens_injected: injected,
+      used_share: 0.5,
+      tokens_not_judged: 0,
+    });
+    expect(usage.last_7_days.used_share).toBe(0.5);
+    expect(usage.records).toEqual({ shown: 2, used: 1, never_used: 0 });
+    const text = runAgentctx(['status'], { cwd: w.repo, env: w.env }).stdout;
+    expect(text).toContain(
+      `last session ${injected} tokens injected, 50% of them went to records the session used`,
+    );
   });
 
   it('counts ctx_search results as shown and a ctx_get as used; a digest record the session never touched is not used', () => {

@@ -37,4 +37,5 @@ export { nodeValue } from '../../../agentctx/src/storage/graph-repo.js';
 export type { Db } from '../../../agentctx/src/storage/open.js';
 export { listRecords, supersessionChain } from '../../../agentctx/src/storage/records-repo.js';
 export { listSessions, sessionTotals } from '../../../agentctx/src/storage/sessions-repo.js';
+export { projectTaxShare, sessionTaxShare } from '../../../agentctx/src/storage/usage-repo.js';
 export { VERSION } from '../../../agentctx/src/version.js';

@@ -13,8 +13,8 @@ import type { Confidence, ContextRecord, RecordType } from '../../shared/types.j
  *                discovery and bugfix 120 d, preference 365 d (slow decay); 1 when pinned
  *   confidence = explicit 1.0, reinforced 0.9, inferred 0.6
  *   usage      = usageFactor(shown, used, contradicted) below: 1 until a record has been shown in
- *                USAGE_MIN_SHOWN sessions; then down to 0.7 for a record shown often and never
- *                used, up to 1.3 for one used most times it was shown
+ *                3 sessions; then down to 0.5 for a record shown often and never used, up to
+ *                1.1 for one used often
  *
  * Decisions, conventions and profile facts never decay (SPEC §3.2): their score is the usage
  * factor alone, and stays as it is while there is no usage evidence. Scores are rounded to 4 decimals, so the same records at the same time always
@@ -53,30 +53,38 @@ export type ScoreInput = Pick<
   contradicted_count?: number;
 };
 
-/** Sessions a record must have been shown in before its usage moves its score. */
-export const USAGE_MIN_SHOWN = 3;
-export const USAGE_BOUNDS = { min: 0.7, max: 1.3 } as const;
+/**
+ * The usage factor's knobs: sessions a record must have been shown in before its usage moves
+ * its score, the slope of the factor in the smoothed used share, and its bounds. Exported so
+ * the retrieval benchmark can sweep them (bench:retrieval --usage-feedback).
+ */
+export const USAGE_TUNING = { minShown: 3, slope: 2.4, min: 0.5, max: 1.1 };
+export const USAGE_MIN_SHOWN = USAGE_TUNING.minShown;
+export const USAGE_BOUNDS = { min: USAGE_TUNING.min, max: USAGE_TUNING.max } as const;
 
 /**
  * The usage factor: the smoothed share of showings that were used, (used + 1) / (shown + 4)
- * (a prior of one use in four showings, where the factor is 1), mapped linearly so that share
- * 0.25 → 1.0 (0 → 0.7, 0.5 → 1.3), and bounded to [0.7, 1.3]. A contradiction counts as a showing not used, twice.
+ * (a prior of one use in four showings, where the factor is 1), mapped linearly (slope 2.4)
+ * and bounded to [0.5, 1.1]: shown 10 times and never used → 0.57; used in a third or more of
+ * its showings → 1.1. A contradiction counts as a showing not used, twice. The gain is kept
+ * small on purpose: on bench:retrieval --usage-feedback a larger one lifted records used for
+ * past prompts above the relevant ones of new prompts (BENCHMARKS.md).
  */
 export function usageFactor(shown: number, used: number, contradicted = 0): number {
+  const t = USAGE_TUNING;
   const s = Math.max(0, shown) + Math.max(0, contradicted);
-  if (s < USAGE_MIN_SHOWN) return 1;
+  if (s < t.minShown) return 1;
   const share = (Math.min(Math.max(0, used), s) + 1) / (s + 4);
-  const f = 1 + (share - 0.25) * 1.2;
-  return Math.min(USAGE_BOUNDS.max, Math.max(USAGE_BOUNDS.min, f));
+  const f = 1 + (share - 0.25) * t.slope;
+  return Math.min(t.max, Math.max(t.min, f));
 }
 
-/** The score a decaying record should have at `now`; null for types that never decay. */
 export function computeScore(r: ScoreInput, now: Date): number | null {
   const shown = r.shown_count ?? 0;
   const contradicted = r.contradicted_count ?? 0;
   const usage = usageFactor(shown, r.used_count ?? 0, contradicted);
   if (NEVER_DECAY.has(r.type)) {
-    if (shown + contradicted < USAGE_MIN_SHOWN) return null;
+    if (shown + contradicted < USAGE_TUNING.minShown) return null;
     return Math.round(usage * 10_000) / 10_000;
   }
   const relevance = (RELEVANCE[r.type] ?? 1) * (r.pinned ? 1.25 : 1);

@@ -23,7 +23,8 @@ describe('the usage factor of the derived score', () => {
       { seed: 4242, numRuns: 300 },
     );
     expect(usageFactor(20, 0)).toBeLessThan(0.8);
-    expect(usageFactor(20, 18)).toBeGreaterThan(1.2);
+    expect(usageFactor(20, 18)).toBe(USAGE_BOUNDS.max);
+    expect(USAGE_BOUNDS.max).toBeGreaterThan(1);
   });
 
   it('moves a decision (which never decays) only once it has usage evidence', () => {
@@ -41,7 +42,7 @@ describe('the usage factor of the derived score', () => {
     expect(computeScore(base, now)).toBeNull();
     expect(computeScore({ ...base, shown_count: 2, used_count: 0 }, now)).toBeNull();
     expect(computeScore({ ...base, shown_count: 12, used_count: 0 }, now)).toBeLessThan(0.9);
-    expect(computeScore({ ...base, shown_count: 12, used_count: 11 }, now)).toBeGreaterThan(1.1);
+    expect(computeScore({ ...base, shown_count: 12, used_count: 11 }, now)).toBeGreaterThan(1.05);
     const bug = { ...base, type: 'bugfix' as const };
     expect(computeScore({ ...bug, shown_count: 12, used_count: 0 }, now)!).toBeLessThan(
       computeScore(bug, now)!,

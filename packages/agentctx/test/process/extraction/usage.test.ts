@@ -95,6 +95,13 @@ describe('usage evidence from a real session', () => {
     expect(counts(retries.id)).toEqual({ shown_count: 1, used_count: 1, contradicted_count: 0 });
     expect(counts(ledger.id)).toEqual({ shown_count: 1, used_count: 0, contradicted_count: 0 });
 
+    // show: the record's stored counts
+    const shown = runAgentctx(['show', retries.id, '--json'], { cwd: w.repo, env: w.env });
+    expect((JSON.parse(shown.stdout) as Record<string, any>).usage).toMatchObject({
+      shown_count: 1,
+      used_count: 1,
+    });
+
     // status: the session's token tax next to the share of it that went to a used record
     const st = runAgentctx(['status', '--json'], { cwd: w.repo, env: w.env });
     expect(st.code, st.stderr).toBe(0);

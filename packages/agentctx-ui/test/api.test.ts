@@ -261,6 +261,18 @@ describe('read routes', () => {
     ]);
     const other = await json(get(`/api/sessions?project=${seed.otherProjectId}`));
     expect(other.totals).toMatchObject({ sessions: 1, tokens_injected: 420 });
+    // usage evidence: per session, the injected tokens that went to records it used
+    const usage = Object.fromEntries(s.sessions.map((x: J) => [x.session_id, x.usage]));
+    expect(usage['session-1']).toEqual({
+      tokens_on_records: 600,
+      tokens_used: 200,
+      tokens_not_judged: 0,
+      used_share: 0.333,
+    });
+    expect(usage['session-3'].used_share).toBe(0);
+    expect(usage['session-4']).toMatchObject({ tokens_not_judged: 1350, used_share: null });
+    expect(s.totals.usage).toMatchObject({ tokens_used: 767, tokens_not_judged: 1350, used_share: 0.301 });
+    expect(other.totals.usage.used_share).toBeNull();
   });
 
   it('GET /api/sessions counts what the hooks journaled since the last fold, once', async () => {

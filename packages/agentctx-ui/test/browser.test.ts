@@ -222,13 +222,28 @@ describe.skipIf(skipBrowser)('the dashboard in headless Chromium', () => {
     expect(await b.page.locator('.profile-list > li').count()).toBe(1);
   });
 
-  it('Sessions: history, tokens injected, extraction cost and the token-tax chart', async () => {
+  it('Sessions: history, tokens injected, extraction cost, the token-tax chart and the share used', async () => {
     await b.page.goto(`${dash.url}#/sessions`);
     await b.page.getByTestId('total-tokens').waitFor();
     expect(await b.page.getByTestId('total-tokens').innerText()).toBe('3,900');
     expect(await b.page.getByTestId('total-sessions').innerText()).toBe('4');
     expect(await b.page.locator('.chart rect.bar').count()).toBe(4);
     expect(await b.page.locator('table tbody tr').count()).toBe(4);
+    // the used share: over each bar the tokens of records the session used (sessions 1 and 2)
+    expect(await b.page.locator('.chart rect.bar-used').count()).toBe(2);
+    const bars = await b.page
+      .locator('.chart rect.bar')
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute('height'))));
+    const used = await b.page
+      .locator('.chart rect.bar-used')
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute('height'))));
+    // session-1: 600 tokens, a third used; session-2: 850 tokens, two thirds used
+    expect(used[0]! / bars[0]!).toBeCloseTo(1 / 3, 2);
+    expect(used[1]! / bars[1]!).toBeCloseTo(2 / 3, 2);
+    // newest first in the table: session-4 not judged, session-3 none used, then 67% and 33%
+    expect(await b.page.getByTestId('used-share').allInnerTexts()).toEqual(['—', '0%', '67%', '33%']);
+    // 767 used tokens of the 2,550 judged (sessions 1–3: 200 + 567 + 0 of 600 + 850 + 1,100)
+    expect(await b.page.getByTestId('total-used').innerText()).toBe('30%');
     await shot('sessions');
   });
 

@@ -1,5 +1,6 @@
 // Retrieval benchmark: bundles src/bench/main.ts (the same engine code the hooks use) and runs it.
 //   npm run bench:retrieval -- --dataset FILE [--path hook|mcp|engine] [--split all|tune|validate] [--json]
+//   npm run bench:retrieval -- --dataset FILE --usage-feedback   (the usage factor of the score, before/after)
 //   npm run bench:retrieval -- --latency 10000,100000
 //   npm run bench:retrieval -- --dataset FILE --hybrid --model-path DIR [--model NAME]
 import { mkdirSync } from 'node:fs';

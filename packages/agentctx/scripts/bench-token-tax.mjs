@@ -4,6 +4,10 @@
 // `agentctx consolidate` (which writes the digest), then one session through the built hooks:
 // session-start, then every query of that project as a prompt. Reads the figures back from the
 // store's own accounting (sessions.tokens_injected) and from the hook output.
+// Then the value side: a transcript of that session in Claude Code's format, where a simulated
+// assistant answers each prompt from the records relevant to it (the dataset's gold) that it was
+// shown, and ignores the rest; `agentctx extract` judges it with the "used" rule and
+// `agentctx status` reports the share of the injected tokens that went to used records.
 // Usage: node scripts/bench-token-tax.mjs [--project shop-api] [--json]   (run `npm run build` first)
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -44,14 +48,20 @@ try {
   const projectId = createHash('sha256').update(`github.com/bench/${projectName}`).digest('hex');
   const db = new Database(join(work, '.agentctx', 'agentctx.db'));
   const insert = db.prepare(
-    `INSERT INTO records (id, project_id, type, title, body, scope, confidence, valid_from, recorded_at, source)
-     VALUES (?, ?, ?, ?, ?, 'project', 'explicit', ?, ?, 'import')`,
+    `INSERT INTO records (id, project_id, type, title, body, scope, confidence, valid_from, recorded_at, source, superseded_at)
+     VALUES (?, ?, ?, ?, ?, 'project', 'explicit', ?, ?, 'import', ?)`,
   );
   const records = dataset.records.filter((r) => r.project === projectName);
+  const lastHandover = records
+    .filter((r) => r.type === 'handover')
+    .reduce((a, b) => (!a || b.valid_from > a.valid_from ? b : a), null);
+  const benchId = new Map(records.map((r, i) => [r.id, `01JBENCH${String(i).padStart(18, '0')}`]));
   db.transaction(() => {
     records.forEach((r, i) => {
       const id = `01JBENCH${String(i).padStart(18, '0')}`;
-      insert.run(id, projectId, r.type, r.title, r.body, r.valid_from, r.valid_from);
+      // one current handover per project (a store invariant): the latest; the others are history
+      const retired = r.type === 'handover' && r !== lastHandover ? lastHandover.valid_from : null;
+      insert.run(id, projectId, r.type, r.title, r.body, r.valid_from, r.valid_from, retired);
     });
   })();
   db.close();
@@ -83,15 +93,39 @@ try {
   };
   // The injecting hooks keep their estimates in the session state file; Stop, at the end of
   // each turn, writes them to the store. SessionStart's is there before the first turn.
-  const state = JSON.parse(readFileSync(join(work, `agentctx-${sessionId}.json`), 'utf8'));
-  const startTokens = tokensAfter() + (state.pendingTokens ?? 0);
-  // a Stop without a transcript path: the turn's accounting, no extraction started
+  // a Stop without a transcript path: the turn's accounting (the journal folded), no extraction
   const endTurn = () =>
     run(['hook', 'stop'], JSON.stringify({ session_id: sessionId, cwd: repo, hook_event_name: 'Stop' }));
-  const prompts = dataset.queries.filter((q) => q.project === projectName).map((q) => q.query);
+  endTurn();
+  const startTokens = tokensAfter();
+  const queries = dataset.queries.filter((q) => q.project === projectName);
+  const prompts = queries.map((q) => q.query);
   const perPrompt = [];
   let last = startTokens;
-  for (const prompt of prompts) {
+  const byBenchId = new Map(records.map((r) => [benchId.get(r.id), r]));
+  const shownSoFar = new Set([...start.matchAll(/01JBENCH\d{18}/g)].map((m) => m[0]));
+  // the digest names its records by title, not id: those titles count as shown too
+  for (const r of records) if (start.includes(r.title)) shownSoFar.add(benchId.get(r.id));
+  const lines = [];
+  const goldUsed = new Set();
+  let uuid = 0;
+  const line = (type, message, at) => {
+    uuid++;
+    lines.push(
+      JSON.stringify({
+        type,
+        message,
+        uuid: `u${uuid}`,
+        parentUuid: uuid > 1 ? `u${uuid - 1}` : null,
+        isSidechain: false,
+        timestamp: new Date(at).toISOString(),
+        sessionId,
+        cwd: repo,
+      }),
+    );
+  };
+  for (const q of queries) {
+    const prompt = q.query;
     const ctx = contextOf(
       run(
         ['hook', 'user-prompt-submit'],
@@ -102,7 +136,40 @@ try {
     const now = tokensAfter();
     perPrompt.push({ tokens: now - last, chars: ctx.length });
     last = now;
+    for (const m of ctx.matchAll(/01JBENCH\d{18}/g)) shownSoFar.add(m[0]);
+    // the simulated assistant: answers from the relevant records it has been shown
+    const t = Date.now() + 5;
+    line('user', { role: 'user', content: prompt }, t);
+    const used = q.relevant.map((id) => benchId.get(id)).filter((id) => shownSoFar.has(id));
+    for (const id of used) goldUsed.add(id);
+    const answer =
+      used.length > 0
+        ? used.map((id) => byBenchId.get(id).body).join('\n\n')
+        : 'I found nothing stored about this; reading the code.';
+    line(
+      'assistant',
+      { id: `msg_${uuid}`, role: 'assistant', content: [{ type: 'text', text: answer }] },
+      t + 5,
+    );
   }
+  const transcript = join(work, `${sessionId}.jsonl`);
+  writeFileSync(transcript, `${lines.join('\n')}\n`);
+  run(['extract', '--session-id', sessionId, '--transcript', transcript, '--cwd', repo, '--json']);
+  const usage = JSON.parse(run(['status', '--json'])).usage.last_session;
+  // the rule's verdicts against what the simulated assistant did (it used exactly `goldUsed`)
+  const vdb = new Database(join(work, '.agentctx', 'agentctx.db'), { readonly: true });
+  const verdicts = vdb
+    .prepare('SELECT record_id, verdict FROM session_shown WHERE session_id = ?')
+    .all(sessionId);
+  vdb.close();
+  const tp = verdicts.filter((v) => v.verdict === 'used' && goldUsed.has(v.record_id)).length;
+  const fp = verdicts.filter((v) => v.verdict === 'used' && !goldUsed.has(v.record_id)).length;
+  const fn = verdicts.filter((v) => v.verdict !== 'used' && goldUsed.has(v.record_id)).length;
+  const rule = {
+    pairs: verdicts.length,
+    precision: Math.round((tp / Math.max(1, tp + fp)) * 1000) / 1000,
+    recall: Math.round((tp / Math.max(1, tp + fn)) * 1000) / 1000,
+  };
   const toks = perPrompt.map((p) => p.tokens).sort((a, b) => a - b);
   const median = toks[Math.floor(toks.length / 2)] ?? 0;
   const result = {
@@ -117,6 +184,12 @@ try {
       max: toks[toks.length - 1] ?? 0,
     },
     session_total_tokens: last,
+    usage: {
+      tokens_on_records: usage.tokens_on_records,
+      tokens_used: usage.tokens_used,
+      used_share: usage.used_share,
+      rule_vs_simulation: rule,
+    },
   };
   if (json) console.log(JSON.stringify(result));
   else {
@@ -128,6 +201,12 @@ try {
       `  per prompt (${prompts.length} prompts): median ${median}, mean ${result.per_prompt_tokens.mean}, max ${result.per_prompt_tokens.max} tokens; ${result.prompts_with_injection} prompts injected something`,
     );
     console.log(`  whole session:              ${last} tokens injected (session-deduplicated)`);
+    console.log(
+      `  used (simulated assistant answering from the relevant records shown): ${usage.tokens_used} of ${usage.tokens_on_records} tokens on records, ${Math.round((usage.used_share ?? 0) * 100)}%`,
+    );
+    console.log(
+      `  used rule vs the simulation: ${rule.pairs} shown records, precision ${rule.precision}, recall ${rule.recall}`,
+    );
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -9,12 +9,14 @@ import {
   listRecords,
   listSessions,
   namespacesOf,
+  projectTaxShare,
   RECORD_TYPES,
   type RedactionReport,
   reinforceRecord,
   requireVisible,
   resetNamespace,
   search,
+  sessionTaxShare,
   sessionTotals,
   setPinned,
   staleFilesOf,
@@ -206,8 +208,16 @@ export function createApi(ctx: DashboardContext): Hono {
     const projectId = projectParam(c, ctx);
     const limit = limitParam(c, 200, 1000);
     ctx.foldJournals?.(); // lines the hooks journaled since the last Stop count too
-    const sessions = listSessions(ctx.db, projectId, limit);
-    return c.json({ totals: sessionTotals(ctx.db, projectId), sessions });
+    // each session's injected tokens that went to records it used (judged after the session)
+    const sessions = listSessions(ctx.db, projectId, limit).map((s) => ({
+      ...s,
+      usage: usageOf(sessionTaxShare(ctx.db, s.session_id)),
+    }));
+    const totals = {
+      ...sessionTotals(ctx.db, projectId),
+      usage: usageOf(projectTaxShare(ctx.db, projectId, '')),
+    };
+    return c.json({ totals, sessions });
   });
 
   api.get('/graph', (c) => {
@@ -237,4 +247,15 @@ export function createApi(ctx: DashboardContext): Hono {
 
   addReviewRoutes(api, ctx);
   return api;
+}
+
+/** Tokens on shown records, those that went to used ones, those not judged yet, and the share used. */
+function usageOf(t: { injected: number; used: number; unjudged: number }) {
+  const judged = t.injected - t.unjudged;
+  return {
+    tokens_on_records: Math.round(t.injected),
+    tokens_used: Math.round(t.used),
+    tokens_not_judged: Math.round(t.unjudged),
+    used_share: judged > 0 ? Math.round((t.used / judged) * 1000) / 1000 : null,
+  };
 }

@@ -44,4 +44,5 @@ export type { Db } from '../../../agentctx/src/storage/open.js';
 export { listRecords, supersessionChain } from '../../../agentctx/src/storage/records-repo.js';
 export { listSessions, sessionTotals } from '../../../agentctx/src/storage/sessions-repo.js';
 export { staleFilesOf } from '../../../agentctx/src/storage/staleness-repo.js';
+export { projectTaxShare, sessionTaxShare } from '../../../agentctx/src/storage/usage-repo.js';
 export { VERSION } from '../../../agentctx/src/version.js';

@@ -44,6 +44,15 @@ export interface ReviewAnswer {
   items: ReviewItemView[];
 }
 
+/** Of a session's injected tokens: those on shown records, those on records it used (judged after it). */
+export interface SessionUsage {
+  tokens_on_records: number;
+  tokens_used: number;
+  tokens_not_judged: number;
+  /** Used tokens over judged tokens; null before any judging. */
+  used_share: number | null;
+}
+
 export interface SessionRow {
   session_id: string;
   project_id: string | null;
@@ -51,10 +60,11 @@ export interface SessionRow {
   ended_at: string | null;
   tokens_injected: number;
   extraction_cost_usd: number;
+  usage?: SessionUsage;
 }
 
 export interface SessionsAnswer {
-  totals: { sessions: number; tokens_injected: number; extraction_cost_usd: number };
+  totals: { sessions: number; tokens_injected: number; extraction_cost_usd: number; usage?: SessionUsage };
   sessions: SessionRow[];
 }
 

@@ -7,6 +7,7 @@ import {
   addInjectedTokens,
   endSession,
 } from '../../../agentctx/src/storage/sessions-repo.js';
+import { addShown, setVerdict } from '../../../agentctx/src/storage/usage-repo.js';
 import { createApp, createRecord, type RecordsDeps, supersedeRecord } from '../../src/server/core.js';
 
 /** A git folder with an origin remote, made without running git. */
@@ -126,6 +127,22 @@ export function seedStore(): Seeded {
     addInjectedTokens(app.db, sid, app.project.id, 600 + i * 250, `${day}T09:00:00.000Z`);
     addExtractionCost(app.db, sid, app.project.id, 0.012 + i * 0.001, `${day}T10:00:00.000Z`);
     endSession(app.db, sid, app.project.id, `${day}T10:00:00.000Z`);
+  });
+  // what the sessions were shown and used (usage evidence): session-1 used one record of three,
+  // session-2 two, session-3 none, session-4 is not judged yet
+  const shown = [sqlite.id, tabs.id, retry.id];
+  const used: Record<string, string[]> = {
+    'session-1': [sqlite.id],
+    'session-2': [sqlite.id, retry.id],
+    'session-3': [],
+  };
+  days.forEach((day, i) => {
+    const sid = `session-${i + 1}`;
+    addShown(app.db, sid, shown, 'prompt', (600 + i * 250) / 3, `${day}T09:00:00.000Z`);
+    const u = used[sid];
+    if (!u) return;
+    for (const id of shown)
+      setVerdict(app.db, sid, id, u.includes(id) ? 'used' : 'unused', 'seed', `${day}T10:00:00.000Z`);
   });
   addInjectedTokens(app.db, 'session-b1', otherDeps.projectId, 420, '2026-11-21T09:00:00.000Z');
 

@@ -4,6 +4,7 @@ import { formatHybridReport, runHybridBench } from './hybrid.js';
 import { measureLatency } from './latency.js';
 import { type BenchPath, formatReport, runBench } from './run.js';
 import { SPLITS, type Split, selectSplit } from './split.js';
+import { formatFeedbackReport, runUsageFeedback } from './usage-feedback.js';
 
 const PATHS: readonly BenchPath[] = ['hook', 'mcp', 'engine'];
 
@@ -20,10 +21,12 @@ export function main(argv: readonly string[]): number | Promise<number> {
   let latency: number[] | undefined;
   let path: BenchPath = 'hook';
   let split: Split = 'all';
+  let feedback = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') json = true;
     else if (a === '--hybrid') hybrid = true;
+    else if (a === '--usage-feedback') feedback = true;
     else if (a === '--model-path') modelPath = argv[++i];
     else if (a === '--model') model = argv[++i] ?? model;
     else if (a === '--dataset') dataset = argv[++i];
@@ -78,6 +81,20 @@ export function main(argv: readonly string[]): number | Promise<number> {
         return 1;
       },
     );
+  }
+  if (feedback) {
+    const sweep = process.env.AGENTCTX_USAGE_SWEEP; // "slope,min,max;…": figures per setting
+    if (sweep) {
+      for (const spec of sweep.split(';')) {
+        const [slope, min, max] = spec.split(',').map(Number);
+        const r = runUsageFeedback(data, 5, { slope, min, max });
+        process.stdout.write(`slope ${slope} bounds [${min}, ${max}]\n${formatFeedbackReport(r)}\n`);
+      }
+      return 0;
+    }
+    const r = runUsageFeedback(data);
+    process.stdout.write(json ? `${JSON.stringify(r)}\n` : `${formatFeedbackReport(r)}\n`);
+    return 0;
   }
   const report = runBench(data);
   if (json) {

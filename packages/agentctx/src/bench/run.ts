@@ -5,7 +5,7 @@ import { baselineSearch, search } from '../core/retrieval/search.js';
 import type { SearchOptions } from '../core/retrieval/search-types.js';
 import { toolSearchOptions } from '../core/retrieval/tool-search.js';
 import { type Db, openDb } from '../storage/open.js';
-import { insertRecord } from '../storage/records-repo.js';
+import { closeRecord, currentKeyed, insertRecord, linkSuccessor } from '../storage/records-repo.js';
 import type { BenchDataset } from './dataset.js';
 import { type HookMetrics, type HookOutcome, hookOutcome, meanHookMetrics } from './hook-path.js';
 import { type Metrics, meanMetrics, scoreQuery } from './metrics.js';
@@ -37,10 +37,19 @@ export interface BenchReport {
 /** Load every record into `db` in one transaction; each dataset `project` is its own namespace. */
 export function loadDataset(db: Db, data: BenchDataset): Date {
   let newest = 0;
+  // one current handover per project (a store invariant): handovers go in oldest first, each
+  // superseding the one before it, as a run of sessions would have left them
+  const handovers = data.records
+    .filter((r) => r.type === 'handover')
+    .sort((a, b) => Date.parse(a.valid_from) - Date.parse(b.valid_from));
+  const ordered = [...data.records.filter((r) => r.type !== 'handover'), ...handovers];
   const tx = db.transaction(() => {
-    for (const r of data.records) {
+    for (const r of ordered) {
       const t = Date.parse(r.valid_from);
       if (t > newest) newest = t;
+      const previous =
+        r.type === 'handover' ? currentKeyed(db, r.project, 'handover', r.title)[0] : undefined;
+      if (previous) closeRecord(db, previous.id, new Date(t).toISOString());
       insertRecord(db, {
         id: r.id,
         project_id: r.project,
@@ -56,6 +65,7 @@ export function loadDataset(db: Db, data: BenchDataset): Date {
         source: 'import',
         session_id: null,
       });
+      if (previous) linkSuccessor(db, previous.id, r.id);
     }
   });
   tx();

@@ -90,7 +90,7 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
   },
   status: {
     group: 'everyday',
-    line: 'what agentctx knows about this project, and what it cost',
+    line: 'what agentctx knows about this project, what it cost and how much of it was used',
     options: {},
     examples: ['agentctx status', 'agentctx status --json'],
   },

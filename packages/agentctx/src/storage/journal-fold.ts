@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Db } from './open.js';
 import { type JournalEntry, parseJournal } from './session-journal.js';
 import { foldIntoSession, type SessionDelta } from './sessions-repo.js';
+import { addShown } from './usage-repo.js';
 
 /**
  * Folding the session journals (storage/session-journal.ts) into the `sessions` table. Each
@@ -110,6 +111,12 @@ function foldFile(db: Db, dir: string, name: string, opts: FoldOptions, out: Fol
         for (const d of deltas(entries, opts.now)) {
           foldIntoSession(db, d);
           out.tokens += d.tokens;
+        }
+        // which records each injection showed: the usage judge (core/usage) reads them
+        for (const e of entries) {
+          if (e.kind !== 'tokens' || !e.ids || e.ids.length === 0) continue;
+          const at = isIso(e.at) ? e.at : opts.now.toISOString();
+          addShown(db, e.sessionId, e.ids, e.via ?? 'prompt', e.tokens / e.ids.length, at);
         }
         out.lines += entries.length;
         folded += end + 1;

@@ -267,6 +267,33 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX record_staleness_project ON record_staleness(project_id);
   `,
+  // 12: usage evidence (stored, storage/usage-repo.ts). session_shown: which records each
+  // session was shown (digest, prompt injection, ctx_search/ctx_get results), the injected tokens
+  // attributed to each (an injection's tokens split evenly among its records) and, once judged
+  // after the session (core/usage), whether it used it. record_usage: per record, how many
+  // sessions were shown it, used it, contradicted it. The score drawn from them is derived.
+  `
+  CREATE TABLE session_shown (
+    session_id TEXT NOT NULL,
+    record_id  TEXT NOT NULL,
+    via        TEXT NOT NULL,
+    tokens     REAL NOT NULL DEFAULT 0,
+    shown_at   TEXT NOT NULL,
+    verdict    TEXT,
+    evidence   TEXT,
+    judged_at  TEXT,
+    PRIMARY KEY (session_id, record_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX session_shown_record ON session_shown(record_id);
+  CREATE TABLE record_usage (
+    record_id          TEXT PRIMARY KEY,
+    shown_count        INTEGER NOT NULL DEFAULT 0,
+    used_count         INTEGER NOT NULL DEFAULT 0,
+    contradicted_count INTEGER NOT NULL DEFAULT 0,
+    last_shown_at      TEXT,
+    last_used_at       TEXT
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -60,6 +60,8 @@ export const NOT_FREE_TEXT: Readonly<Record<string, readonly string[]>> = {
   team_sync: ['project_id', 'file_sha', 'synced_at', 'action'],
   file_anchors: ['record_id', 'path', 'content_hash', 'sketch', 'commit_sha', 'anchored_at'],
   record_staleness: ['record_id', 'project_id', 'path', 'state', 'new_path', 'checked_at'],
+  session_shown: ['session_id', 'record_id', 'via', 'shown_at', 'verdict', 'evidence', 'judged_at'],
+  record_usage: ['record_id', 'last_shown_at', 'last_used_at'],
 };
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;

@@ -9,12 +9,28 @@ import { dirname } from 'node:path';
  * consolidation and the readers of token counts fold the lines into the `sessions` table
  * (storage/journal-fold.ts), remembering how many bytes of each file they have folded.
  *
- * Lines: `{"s": session, "p": project, "t": tokens, "at": iso}` (an injection) and
+ * Lines: `{"s": session, "p": project, "t": tokens, "at": iso, "r": [ids], "v": via}` (an
+ * injection, with the records it showed and how: "digest", "prompt", "subagent") and
  * `{"s": session, "cwd": dir, "at": iso}` (the session's working directory changed).
  */
+export type InjectionVia = 'digest' | 'prompt' | 'subagent';
+const VIAS: ReadonlySet<string> = new Set<InjectionVia>(['digest', 'prompt', 'subagent']);
+
 export type JournalEntry =
-  | { kind: 'tokens'; sessionId: string; projectId: string; tokens: number; at: string }
+  | {
+      kind: 'tokens';
+      sessionId: string;
+      projectId: string;
+      tokens: number;
+      at: string;
+      /** The records the injection showed (absent in lines written before they were kept). */
+      ids?: string[];
+      via?: InjectionVia;
+    }
   | { kind: 'cwd'; sessionId: string; cwd: string; at: string };
+
+/** Most record ids one line keeps: more than any injection shows (a digest holds a few dozen). */
+export const MAX_LINE_IDS = 200;
 
 /** Longest field accepted from a line; anything longer is not ours. */
 const MAX_FIELD = 4096;
@@ -24,7 +40,13 @@ export const MAX_LINE_TOKENS = 100_000;
 function line(e: JournalEntry): string {
   const body =
     e.kind === 'tokens'
-      ? { s: e.sessionId, p: e.projectId, t: Math.trunc(e.tokens), at: e.at }
+      ? {
+          s: e.sessionId,
+          p: e.projectId,
+          t: Math.trunc(e.tokens),
+          at: e.at,
+          ...(e.ids && e.ids.length > 0 ? { r: e.ids.slice(0, MAX_LINE_IDS), v: e.via ?? 'prompt' } : {}),
+        }
       : { s: e.sessionId, cwd: e.cwd, at: e.at };
   return `${JSON.stringify(body)}\n`;
 }
@@ -73,7 +95,15 @@ function toEntry(v: unknown): JournalEntry | null {
     const projectId = str(o.p);
     const t = o.t;
     if (!projectId || !Number.isInteger(t) || t <= 0 || t > MAX_LINE_TOKENS) return null;
-    return { kind: 'tokens', sessionId, projectId, tokens: t, at };
+    const entry: JournalEntry = { kind: 'tokens', sessionId, projectId, tokens: t, at };
+    const ids = Array.isArray(o.r)
+      ? o.r.filter((x): x is string => typeof x === 'string' && x.length > 0 && x.length < 200)
+      : [];
+    if (ids.length > 0) {
+      entry.ids = [...new Set(ids)].slice(0, MAX_LINE_IDS);
+      entry.via = typeof o.v === 'string' && VIAS.has(o.v) ? (o.v as InjectionVia) : 'prompt';
+    }
+    return entry;
   }
   const cwd = str(o.cwd);
   return cwd ? { kind: 'cwd', sessionId, cwd, at } : null;

@@ -107,7 +107,7 @@ function blame(key: string, a: string, b: string, active: readonly Property[]): 
     const pa = JSON.parse(a) as Record<string, unknown>;
     const pb = JSON.parse(b) as Record<string, unknown>;
     const diff = Object.keys({ ...pa, ...pb }).filter((k) => JSON.stringify(pa[k]) !== JSON.stringify(pb[k]));
-    const sessions = ['tokens', 'tokens_injected', 'recent_sessions', 'last_session', 'sessions'];
+    const sessions = ['tokens', 'tokens_injected', 'recent_sessions', 'last_session', 'sessions', 'usage'];
     if (diff.every((k) => sessions.includes(k))) return pick('rebuild-sessions');
     if (diff.every((k) => k === 'merge_candidates')) return pick('rebuild-merge-candidates');
   }

@@ -98,7 +98,11 @@ export function buildTermDf(db: Db): void {
 /** Make the file look like one an older version left: no scrub bookkeeping, the schema before it. */
 export function asOldVersion(db: Db): void {
   const before = MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE scrub_state'));
-  db.exec(`DROP TABLE IF EXISTS scrub_state; PRAGMA user_version = ${before};`);
+  // the tables of that migration and of every later one go, so that they all run again
+  const tables = MIGRATIONS.slice(before).flatMap((m) =>
+    [...m.matchAll(/CREATE TABLE (\w+)/g)].map((x) => x[1]),
+  );
+  db.exec(`${tables.map((t) => `DROP TABLE IF EXISTS ${t};`).join(' ')} PRAGMA user_version = ${before};`);
 }
 
 /** Every text value of every table (FTS shadow tables included, BLOBs read as UTF-8). */

@@ -18,6 +18,12 @@ export class TranscriptBuilder {
     readonly cwd: string = '/home/dev/project',
   ) {}
 
+  /** Lines added from now on are timestamped from `iso` on (a session after a real hook ran). */
+  startAt(iso: string): this {
+    this.t = Date.parse(iso);
+    return this;
+  }
+
   private common(extra: Record<string, unknown> = {}): Record<string, unknown> {
     const uuid = randomUUID();
     this.t += 1500;

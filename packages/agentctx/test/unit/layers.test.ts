@@ -43,6 +43,7 @@ const ROOMS: Record<string, string[]> = {
   consolidation: ['codegraph', 'digest', 'drift', 'records'],
   team: ['records', 'redaction'],
   review: ['consolidation', 'records', 'redaction', 'team'],
+  usage: [],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -7,7 +7,14 @@ const W = 640;
 const H = 160;
 const PAD = { l: 44, r: 10, t: 12, b: 24 };
 
-/** Tokens injected per session, oldest to newest: the "token tax" as bars in plain SVG. */
+function pct(share: number | null | undefined): string {
+  return share === null || share === undefined ? '—' : `${Math.round(share * 100)}%`;
+}
+
+/**
+ * Tokens injected per session, oldest to newest: the "token tax" as bars in plain SVG, and
+ * over each bar the part that went to records the session used.
+ */
 function TokenTaxChart({ sessions }: { sessions: SessionRow[] }) {
   const rows = [...sessions].filter((s) => s.started_at).reverse();
   if (rows.length === 0) return null;
@@ -43,6 +50,26 @@ function TokenTaxChart({ sessions }: { sessions: SessionRow[] }) {
             >
               <title>
                 {dateTime(s.started_at)}: {int(s.tokens_injected)} tokens
+                {s.usage?.used_share != null ? `, ${pct(s.usage.used_share)} used` : ''}
+              </title>
+            </rect>
+          );
+        })}
+        {rows.map((s, i) => {
+          const used = Math.min(s.usage?.tokens_used ?? 0, s.tokens_injected);
+          if (used <= 0) return null;
+          const h = (used / max) * ih;
+          return (
+            <rect
+              key={`${s.session_id}-used`}
+              x={PAD.l + i * step + (step - bw) / 2}
+              y={PAD.t + ih - h}
+              width={bw}
+              height={h}
+              class="bar-used"
+            >
+              <title>
+                {dateTime(s.started_at)}: {int(used)} tokens on records the session used
               </title>
             </rect>
           );
@@ -55,7 +82,8 @@ function TokenTaxChart({ sessions }: { sessions: SessionRow[] }) {
         </text>
       </svg>
       <figcaption class="muted small">
-        Tokens injected per session (SessionStart digest + prompt matches).
+        Tokens injected per session (SessionStart digest + prompt matches); the green part went to records the
+        session used, as judged from its transcript after it ended.
       </figcaption>
     </figure>
   );
@@ -85,6 +113,10 @@ export function SessionsView({ project }: { project: string }) {
             <dd>{d.totals.sessions ? int(Math.round(d.totals.tokens_injected / d.totals.sessions)) : '—'}</dd>
           </div>
           <div>
+            <dt>Used</dt>
+            <dd data-testid="total-used">{pct(d.totals.usage?.used_share)}</dd>
+          </div>
+          <div>
             <dt>Extraction cost</dt>
             <dd>{usd(d.totals.extraction_cost_usd)}</dd>
           </div>
@@ -104,6 +136,9 @@ export function SessionsView({ project }: { project: string }) {
                     Tokens injected
                   </th>
                   <th scope="col" class="num">
+                    Used
+                  </th>
+                  <th scope="col" class="num">
                     Extraction
                   </th>
                   <th scope="col">Session</th>
@@ -117,6 +152,9 @@ export function SessionsView({ project }: { project: string }) {
                     </td>
                     <td>{s.ended_at ? dateTime(s.ended_at) : '—'}</td>
                     <td class="num">{int(s.tokens_injected)}</td>
+                    <td class="num" data-testid="used-share">
+                      {pct(s.usage?.used_share)}
+                    </td>
                     <td class="num">{usd(s.extraction_cost_usd)}</td>
                     <td class="mono small">{s.session_id}</td>
                   </tr>

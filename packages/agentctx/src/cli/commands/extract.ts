@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { refreshDigest } from '../../app/digest-refresh.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
+import { judgeSessionUsage } from '../../app/usage.js';
 import { extractSession, type SessionExtractSummary } from '../../core/extraction/session-extract.js';
 import { describeRedaction } from '../../core/redaction/gate.js';
 import { compileExtraPatterns } from '../../core/redaction/redact.js';
@@ -104,6 +105,8 @@ export const command: Command = {
       if (summary.mode === 'precompact') {
         log(`extract ${sessionId}: precompact handover ${summary.written?.created[0]?.id ?? 'not written'}`);
       }
+      // which of the records the session was shown it used (offline, after the extraction)
+      const usage = precompact ? null : judgeSessionUsage(a, sessionId.trim(), transcriptPath);
       const w = summary.written;
       if (w && w.created.length + w.reinforced.length + w.bugfix_enrichment.enriched.length > 0) {
         // The digest must show what was just written: SessionEnd's consolidation often ran
@@ -115,7 +118,10 @@ export const command: Command = {
         });
         if (!refreshed) log(`extract ${sessionId}: digest not refreshed (a consolidation is still running)`);
       }
-      return { json: summary, text: text(summary) };
+      const usageLine = usage
+        ? `\nusage     ${usage.shown} shown, ${usage.used} used, ${usage.unused} unused, ${usage.contradicted} contradicted`
+        : '';
+      return { json: usage ? { ...summary, usage } : summary, text: `${text(summary)}${usageLine}` };
     } catch (err) {
       log(`extract ${sessionId}: failed: ${errorMessage(err)}`);
       throw err;

@@ -4,6 +4,7 @@ import type { ContextRecord } from '../../shared/types.js';
 import { chainVersionAt, type TimeTravel } from '../../storage/as-of.js';
 import type { Db } from '../../storage/open.js';
 import { supersessionChain } from '../../storage/records-repo.js';
+import { usageOf } from '../../storage/usage-repo.js';
 import type { Command } from '../command.js';
 import { TIME_FLAGS, TIME_USAGE, timeTravelFrom } from '../time-flags.js';
 
@@ -37,6 +38,21 @@ export const command: Command = {
       superseded_at: r.superseded_at,
       superseded_by: r.superseded_by,
     }));
+    // usage evidence (stored counts; what the sessions shown it did with it)
+    let stored: ReturnType<typeof usageOf> = null;
+    try {
+      stored = usageOf(db, record.id);
+    } catch {
+      stored = null; // a snapshot of a store older than the usage tables
+    }
+    const usage = stored ?? {
+      record_id: record.id,
+      shown_count: 0,
+      used_count: 0,
+      contradicted_count: 0,
+      last_shown_at: null,
+      last_used_at: null,
+    };
     const text = [
       `${record.title}`,
       `${record.type} · ${record.scope} · ${record.confidence}${record.pinned ? ' · pinned' : ''}${record.superseded_at ? ` · superseded ${record.superseded_at} by ${record.superseded_by}` : ''}`,
@@ -46,6 +62,7 @@ export const command: Command = {
       ...Object.entries(record)
         .filter(([k]) => k !== 'title' && k !== 'body')
         .map(([k, v]) => `${k}: ${v ?? ''}`),
+      `usage: shown in ${usage.shown_count} session(s), used in ${usage.used_count}, contradicted in ${usage.contradicted_count}`,
       ...(chain.length > 1
         ? [
             '',
@@ -55,6 +72,10 @@ export const command: Command = {
         : []),
     ].join('\n');
     const when = time ? `(as of ${time.asOf}${time.knownAt ? `, as known at ${time.knownAt}` : ''})\n` : '';
-    return { json: { record, chain, ...(time ? { as_of: time } : {}) }, text: `${when}${text}` };
+    const { record_id: _, ...counts } = usage;
+    return {
+      json: { record, chain, usage: counts, ...(time ? { as_of: time } : {}) },
+      text: `${when}${text}`,
+    };
   },
 };

@@ -14,6 +14,7 @@ import { embeddingStatus } from '../status-embeddings.js';
 import { ladderStatus } from '../status-ladder.js';
 import { maintenanceStatus } from '../status-maintenance.js';
 import { describeIncognito } from './incognito.js';
+import { usageStatus } from '../status-usage.js';
 
 export const command: Command = {
   name: 'status',
@@ -51,6 +52,7 @@ export const command: Command = {
     const cap = a.config.llm.dailyCostCapUsd;
     const capReached = spent >= cap;
     const maintenance = maintenanceStatus(db, a.project.id, a.clock());
+    const usage = usageStatus(db, a.project.id, windows, a.clock());
     const ladder = ladderStatus({ db, config: a.config, paths: a.paths, env: a.env, now: a.clock() });
     // opening the store tightened a loose home already; what is still open could not be
     const privacy = folderPrivacy(a.paths.home);
@@ -84,6 +86,7 @@ export const command: Command = {
       tokens_injected: totals.tokens_injected,
       extraction_cost_usd: Math.round(totals.extraction_cost_usd * 1e6) / 1e6,
       recent_sessions: sessions,
+      ...usage.json,
       ...maintenance.json,
       ...semantic.json,
       ...ladder.json,
@@ -114,6 +117,7 @@ export const command: Command = {
       `records   ${RECORD_TYPES.map((t) => `${t} ${counts[t]}`).join(', ')}`,
       `trust     ${CONFIDENCES.map((c) => `${c} ${confidence[c]}`).join(', ')}`,
       `tokens    ${windows.last_session?.tokens_injected ?? 0} last session, ${windows.last_7_days} in 7 days, ${windows.all} in all`,
+      ...usage.lines,
       `global    ${
         Object.entries(global)
           .map(([t, n]) => `${t} ${n}`)

@@ -12,8 +12,11 @@ function marks(namespaces: readonly string[]): string {
 export function scoreInputs(db: Db, namespaces: readonly string[]): ScoreInput[] {
   return db
     .prepare(
-      `SELECT id, type, pinned, confidence, valid_from, access_count, last_accessed, score FROM records
-       WHERE project_id IN (${marks(namespaces)}) AND superseded_at IS NULL`,
+      `SELECT r.id, r.type, r.pinned, r.confidence, r.valid_from, r.access_count, r.last_accessed, r.score,
+         COALESCE(u.shown_count, 0) AS shown_count, COALESCE(u.used_count, 0) AS used_count,
+         COALESCE(u.contradicted_count, 0) AS contradicted_count
+       FROM records r LEFT JOIN record_usage u ON u.record_id = r.id
+       WHERE r.project_id IN (${marks(namespaces)}) AND r.superseded_at IS NULL`,
     )
     .all(...namespaces) as ScoreInput[];
 }

@@ -12,6 +12,12 @@ export function resetNamespace(db: Db, projectId: string): { records: number } {
     db.prepare(`DELETE FROM file_anchors WHERE record_id IN (${ids})`).run(projectId);
     db.prepare('DELETE FROM record_staleness WHERE project_id = ?').run(projectId);
     db.prepare('DELETE FROM nodes WHERE project_id = ?').run(projectId);
+    // usage evidence: of its records, and what its sessions were shown
+    db.prepare(`DELETE FROM record_usage WHERE record_id IN (${ids})`).run(projectId);
+    db.prepare(
+      `DELETE FROM session_shown WHERE record_id IN (${ids})
+         OR session_id IN (SELECT session_id FROM sessions WHERE project_id = ?)`,
+    ).run(projectId, projectId);
     db.prepare('DELETE FROM sessions WHERE project_id = ?').run(projectId);
     db.prepare('DELETE FROM team_links WHERE project_id = ?').run(projectId);
     db.prepare('DELETE FROM team_sync WHERE project_id = ?').run(projectId);

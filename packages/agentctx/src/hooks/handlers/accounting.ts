@@ -1,7 +1,8 @@
 import { appendLog } from '../../app/log.js';
 import { sessionJournalPath } from '../../app/paths.js';
-import { appendJournal } from '../../storage/session-journal.js';
+import { appendJournal, type InjectionVia } from '../../storage/session-journal.js';
 import { addInjectedTokens } from '../../storage/sessions-repo.js';
+import { addShown } from '../../storage/usage-repo.js';
 import type { HookContext } from '../context.js';
 
 /** The session id injections are counted under when a payload has none. */
@@ -9,9 +10,15 @@ export function accountingSession(sessionId: string): string {
   return sessionId || 'unknown';
 }
 
+/** The records an injection showed, and through which surface. */
+export interface Shown {
+  ids: readonly string[];
+  via: InjectionVia;
+}
+
 /**
- * Self-accounting (SPEC §9): an injection's tokens, appended to the session journal (stored
- * data, never the disposable dedup file). No database write on the session's critical path,
+ * Self-accounting (SPEC §9): an injection's tokens and the ids of the records it showed,
+ * appended to the session journal (stored data, never the disposable dedup file). No database write on the session's critical path,
  * so a prompt never queues behind a consolidation's write lock; Stop, SessionEnd,
  * consolidation and the readers of the counts fold the journal into `sessions`. Only when the
  * journal cannot be written do the tokens go to the store directly. Never throws.
@@ -21,19 +28,32 @@ export function recordInjectedTokens(
   sessionId: string,
   projectId: string,
   tokens: number,
+  shown?: Shown,
 ): void {
   if (tokens <= 0) return;
+  const ids = shown ? [...shown.ids] : [];
   const session = accountingSession(sessionId);
   const at = ctx.clock().toISOString();
   const path = ctx.journalPath ?? sessionJournalPath(ctx.paths, session);
   try {
-    appendJournal(path, { kind: 'tokens', sessionId: session, projectId, tokens, at });
+    appendJournal(path, {
+      kind: 'tokens',
+      sessionId: session,
+      projectId,
+      tokens,
+      at,
+      ...(shown && ids.length > 0 ? { ids, via: shown.via } : {}),
+    });
     return;
   } catch (err) {
     appendLog(ctx.paths.logs, 'hooks', `journal ${path}: ${(err as Error)?.message ?? String(err)}`);
   }
   try {
-    addInjectedTokens(ctx.db(), session, projectId, tokens, at);
+    const db = ctx.db();
+    db.transaction(() => {
+      addInjectedTokens(db, session, projectId, tokens, at);
+      if (shown && ids.length > 0) addShown(db, session, ids, shown.via, tokens / ids.length, at);
+    })();
   } catch (err) {
     appendLog(
       ctx.paths.logs,

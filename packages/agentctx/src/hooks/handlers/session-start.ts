@@ -83,14 +83,11 @@ function digestAtStart(ev: SessionStartEvent, ctx: HookContext): HookResult {
     // Measured whatever the side file claims (Invariant 2); over either budget, cut to fit.
     const { text, tokens } = fitSessionText(digest.text);
     if (!text) return null;
+    const ids = shownIds(digest.ids, digest.text, text);
     if (ctx.statePath) {
-      ctx.state = updateSessionState(
-        ctx.statePath,
-        { resetIds: reset, addIds: shownIds(digest.ids, digest.text, text) },
-        ctx.clock(),
-      );
+      ctx.state = updateSessionState(ctx.statePath, { resetIds: reset, addIds: ids }, ctx.clock());
     }
-    recordInjectedTokens(ctx, ev.sessionId, project.id, tokens);
+    recordInjectedTokens(ctx, ev.sessionId, project.id, tokens, { ids, via: 'digest' });
     return { additionalContext: text };
   }
 
@@ -109,7 +106,7 @@ function digestAtStart(ev: SessionStartEvent, ctx: HookContext): HookResult {
   const ids = records.filter((r) => text.includes(`- ${r.title}:`)).map((r) => r.id);
   if (ctx.statePath)
     ctx.state = updateSessionState(ctx.statePath, { resetIds: reset, addIds: ids }, ctx.clock());
-  recordInjectedTokens(ctx, ev.sessionId, project.id, tokens);
+  recordInjectedTokens(ctx, ev.sessionId, project.id, tokens, { ids, via: 'digest' });
   return { additionalContext: text };
 }
 

@@ -1,0 +1,163 @@
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openRegularForRead } from '../storage/regular-file.js';
+
+/**
+ * A transcript read for usage evidence (core/usage): what the developer typed, what the
+ * assistant wrote, what it did (each tool call's input in full, capped, and the files it
+ * edited), and its calls to agentctx's MCP tools with the record ids they asked for and got.
+ * Unlike the extraction reader (transcript.ts) nothing is summarised: a record's command or
+ * identifier may sit anywhere in an edit.
+ */
+
+export type UsageEvent =
+  | { kind: 'prompt'; text: string; at: string | null }
+  | { kind: 'said'; text: string; at: string | null }
+  | { kind: 'did'; tool: string; text: string; files: string[]; at: string | null }
+  | {
+      kind: 'mcp';
+      tool: 'ctx_search' | 'ctx_get' | 'ctx_related';
+      /** ctx_get: the ids asked for. */
+      asked: string[];
+      /** The ids in the tool's result. */
+      returned: string[];
+      at: string | null;
+    };
+
+/** Characters of one tool input kept: enough for any edit a record bears on. */
+const INPUT_CHARS = 20_000;
+/** Transcripts read at most this far (from the end, where the session's recent work is). */
+const MAX_BYTES = 16 * 1024 * 1024;
+const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+const MCP_TOOL = /^mcp__.+__(ctx_search|ctx_get|ctx_related)$/;
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((b): b is Json => isObject(b) && b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text as string)
+    .join('\n');
+}
+
+/** Every string inside a tool input, joined: commands, paths, edit text, patterns. */
+function inputText(v: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 6) return out;
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) inputText(x, out, depth + 1);
+  else if (isObject(v)) for (const x of Object.values(v)) inputText(x, out, depth + 1);
+  return out;
+}
+
+function stripReminders(text: string): string {
+  return text
+    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '')
+    .replace(/<local-command-(stdout|stderr|caveat)>[\s\S]*?<\/local-command-\1>/g, '')
+    .trim();
+}
+
+/** The record ids in an MCP result's text: the values of its "id" fields. */
+export function idsInResult(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/"id"\s*:\s*"([^"\\]{1,100})"/g)) out.add(m[1]!);
+  return [...out];
+}
+
+interface Pending {
+  tool: 'ctx_search' | 'ctx_get' | 'ctx_related';
+  asked: string[];
+  at: string | null;
+}
+
+/** Parse transcript text into usage events, in order. Sidechains and garbage lines are skipped. */
+export function parseUsageEvents(text: string): UsageEvent[] {
+  const events: UsageEvent[] = [];
+  const pending = new Map<string, Pending>();
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    let obj: unknown;
+    try {
+      obj = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!isObject(obj) || obj.isSidechain === true || !isObject(obj.message)) continue;
+    const at = typeof obj.timestamp === 'string' ? obj.timestamp : null;
+    const content = obj.message.content;
+    if (obj.type === 'user') {
+      if (obj.isCompactSummary === true || obj.isMeta === true) continue;
+      const typed: string[] = [];
+      if (typeof content === 'string') typed.push(stripReminders(content));
+      else if (Array.isArray(content)) {
+        for (const b of content) {
+          if (!isObject(b)) continue;
+          if (b.type === 'text' && typeof b.text === 'string') typed.push(stripReminders(b.text));
+          if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') {
+            const p = pending.get(b.tool_use_id);
+            if (!p) continue;
+            pending.delete(b.tool_use_id);
+            const returned = b.is_error === true ? [] : idsInResult(textOf(b.content));
+            events.push({ kind: 'mcp', tool: p.tool, asked: p.asked, returned, at: p.at });
+          }
+        }
+      }
+      const t = typed.filter(Boolean).join('\n');
+      if (t && !/^<command-(name|message|args)>/.test(t)) events.push({ kind: 'prompt', text: t, at });
+      continue;
+    }
+    if (obj.type !== 'assistant' || !Array.isArray(content)) continue;
+    for (const b of content) {
+      if (!isObject(b)) continue;
+      if (b.type === 'text' && typeof b.text === 'string' && b.text.trim()) {
+        events.push({ kind: 'said', text: b.text, at });
+      } else if (b.type === 'tool_use' && typeof b.name === 'string') {
+        const input = isObject(b.input) ? b.input : {};
+        const m = MCP_TOOL.exec(b.name);
+        if (m) {
+          const asked = Array.isArray(input.ids)
+            ? input.ids.filter((x): x is string => typeof x === 'string')
+            : [];
+          if (typeof b.id === 'string') pending.set(b.id, { tool: m[1] as Pending['tool'], asked, at });
+          continue; // a search's words are not use of what it finds
+        }
+        const files: string[] = [];
+        if (EDIT_TOOLS.has(b.name)) {
+          for (const k of ['file_path', 'notebook_path', 'path']) {
+            if (typeof input[k] === 'string' && input[k]) files.push(input[k] as string);
+          }
+        }
+        const joined = inputText(input).join('\n').slice(0, INPUT_CHARS);
+        events.push({ kind: 'did', tool: b.name, text: joined, files, at });
+      }
+    }
+  }
+  // a call whose result never came (the session ended) still shows what it asked for
+  for (const p of pending.values()) events.push({ kind: 'mcp', ...p, returned: [] });
+  return events;
+}
+
+/** Read a transcript file (its last MAX_BYTES at most) into usage events. */
+export function readUsageEvents(path: string): UsageEvent[] {
+  const fd = openRegularForRead(path);
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - MAX_BYTES);
+    const buf = Buffer.alloc(size - start);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, start + got);
+      if (n === 0) break;
+      got += n;
+    }
+    let text = buf.subarray(0, got).toString('utf8');
+    if (start > 0) text = text.slice(text.indexOf('\n') + 1); // a cut first line is not JSON
+    return parseUsageEvents(text);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -44,14 +44,18 @@ try {
   const projectId = createHash('sha256').update(`github.com/bench/${projectName}`).digest('hex');
   const db = new Database(join(work, '.agentctx', 'agentctx.db'));
   const insert = db.prepare(
-    `INSERT INTO records (id, project_id, type, title, body, scope, confidence, valid_from, recorded_at, source)
-     VALUES (?, ?, ?, ?, ?, 'project', 'explicit', ?, ?, 'import')`,
+    `INSERT INTO records (id, project_id, type, title, body, scope, confidence, valid_from, recorded_at, source, superseded_at)
+     VALUES (?, ?, ?, ?, ?, 'project', 'explicit', ?, ?, 'import', ?)`,
   );
+  // a store keeps one current handover per project: older ones go in superseded by the newest
   const records = dataset.records.filter((r) => r.project === projectName);
+  const handovers = records.filter((r) => r.type === 'handover').map((r) => r.valid_from);
+  const newestHandover = handovers.sort().at(-1);
   db.transaction(() => {
     records.forEach((r, i) => {
       const id = `01JBENCH${String(i).padStart(18, '0')}`;
-      insert.run(id, projectId, r.type, r.title, r.body, r.valid_from, r.valid_from);
+      const closed = r.type === 'handover' && r.valid_from !== newestHandover ? newestHandover : null;
+      insert.run(id, projectId, r.type, r.title, r.body, r.valid_from, r.valid_from, closed);
     });
   })();
   db.close();

@@ -17,6 +17,7 @@ describe('questions about when, and texts that say when', () => {
       'which year did we move to postgres',
       'the migration broke. when did it start?',
       'how many weeks did the rollout take',
+      'the cache is flaky, and when was it added?',
     ])
       expect(asksWhen(q), q).toBe(true);
     for (const q of [
@@ -39,6 +40,8 @@ describe('questions about when, and texts that say when', () => {
       'released on june 3rd',
       'the 2023 rewrite',
       'i have had them for 3 years now',
+      'in may we paused the rollout',
+      'i saw it the other day',
     ])
       expect(statesTime(t), t).toBe(true);
     for (const t of [
@@ -46,6 +49,8 @@ describe('questions about when, and texts that say when', () => {
       'the weekday parser is broken',
       'a yearly report',
       'may be slow',
+      'we may march on',
+      'a day of work',
     ])
       expect(statesTime(t), t).toBe(false);
   });

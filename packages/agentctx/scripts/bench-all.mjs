@@ -15,8 +15,15 @@ const repoRoot = join(root, '..', '..');
 const quick = process.argv.includes('--quick');
 // the installed size needs the registry and minutes of npm: measured on request, kept otherwise
 const installSize = process.argv.includes('--install-size');
-// LoCoMo is read by path, never committed: AGENTCTX_LOCOMO, else ../shared/bench beside the repo.
-const LOCOMO = process.env.AGENTCTX_LOCOMO || join(repoRoot, '..', 'shared', 'bench', 'locomo-dev.json');
+// LoCoMo is read by path, never committed: AGENTCTX_LOCOMO, else ../shared/bench beside the repo
+// (or beside the folder that holds it, for a git worktree one level further down).
+const LOCOMO =
+  process.env.AGENTCTX_LOCOMO ||
+  [
+    join(repoRoot, '..', 'shared', 'bench', 'locomo-dev.json'),
+    join(repoRoot, '..', '..', 'shared', 'bench', 'locomo-dev.json'),
+  ].find((p) => existsSync(p)) ||
+  join(repoRoot, '..', 'shared', 'bench', 'locomo-dev.json');
 
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS; // a user's hook environment does not have it; it adds ~50 ms per start

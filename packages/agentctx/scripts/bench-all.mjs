@@ -15,8 +15,15 @@ const repoRoot = join(root, '..', '..');
 const quick = process.argv.includes('--quick');
 // the installed size needs the registry and minutes of npm: measured on request, kept otherwise
 const installSize = process.argv.includes('--install-size');
-// LoCoMo is read by path, never committed: AGENTCTX_LOCOMO, else ../shared/bench beside the repo.
-const LOCOMO = process.env.AGENTCTX_LOCOMO || join(repoRoot, '..', 'shared', 'bench', 'locomo-dev.json');
+// LoCoMo is read by path, never committed: AGENTCTX_LOCOMO, else ../shared/bench beside the repo
+// (or beside the folder that holds it, for a git worktree one level further down).
+const LOCOMO =
+  process.env.AGENTCTX_LOCOMO ||
+  [
+    join(repoRoot, '..', 'shared', 'bench', 'locomo-dev.json'),
+    join(repoRoot, '..', '..', 'shared', 'bench', 'locomo-dev.json'),
+  ].find((p) => existsSync(p)) ||
+  join(repoRoot, '..', 'shared', 'bench', 'locomo-dev.json');
 
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS; // a user's hook environment does not have it; it adds ~50 ms per start
@@ -44,7 +51,7 @@ if (build.status !== 0) {
 }
 
 const RETRIEVAL_HOW =
-  'First the prompt hook itself (`--path hook`: `promptInjection`, the code and settings of `user-prompt-submit`, each query the first prompt of a session): R@3 = share of the relevant records injected; prec = relevant injected / all injected; inject = share of prompts that inject anything; tokens = mean injected tokens per prompt. Then the engine with its default settings and plain FTS5 BM25 (every query token OR-ed, no rerank): R@k = share of the relevant records in the top k; NDCG@10 with binary gains; MRR over the top 10. In-sample: the engine’s ranking knobs (TUNING in core/retrieval/rank.ts) and the hook’s candidate settings were chosen on both datasets whole, before these splits existed, so every engine, ctx_search and baseline row is in-sample on both splits. The weak-match filter (WEAK_MATCH in core/injection/injection.ts) was tuned on the tuning split only: the hook rows of the validation split are out-of-sample for that choice.';
+  'First the prompt hook itself (`--path hook`: `promptInjection`, the code and settings of `user-prompt-submit`, each query the first prompt of a session): R@3 = share of the relevant records injected; prec = relevant injected / all injected; inject = share of prompts that inject anything; tokens = mean injected tokens per prompt. Then the engine with its default settings and plain FTS5 BM25 (every query token OR-ed, no rerank): R@k = share of the relevant records in the top k; NDCG@10 with binary gains; MRR over the top 10. In-sample: the engine’s ranking knobs (TUNING in core/retrieval/rank.ts) and the hook’s candidate settings were chosen on both datasets whole, before these splits existed, so every engine, ctx_search and baseline row is in-sample on both splits. The weak-match filter (WEAK_MATCH in core/injection/injection.ts) and the boost for records that state a time when a question asks when (whenBoost, core/retrieval/when.ts) were chosen on the tuning split only: the validation rows are out-of-sample for those two choices. As in a store, a project keeps one current handover: a dataset’s older handovers are loaded superseded, so queries whose answer is an older handover cannot be answered by the hook (dev-memory: 4 queries name one among their relevant records, 3 in the tuning split, 1 in the validation split). The experiments tried and their figures: docs/RETRIEVAL.md.';
 const splitRuns = (dataset) =>
   ['tune', 'validate'].map((split) => [
     'scripts/bench-retrieval.mjs',

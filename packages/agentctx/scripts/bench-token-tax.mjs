@@ -51,6 +51,7 @@ try {
     `INSERT INTO records (id, project_id, type, title, body, scope, confidence, valid_from, recorded_at, source, superseded_at)
      VALUES (?, ?, ?, ?, ?, 'project', 'explicit', ?, ?, 'import', ?)`,
   );
+  // a store keeps one current handover per project: older ones go in superseded by the newest
   const records = dataset.records.filter((r) => r.project === projectName);
   const lastHandover = records
     .filter((r) => r.type === 'handover')

@@ -5,7 +5,7 @@ import { baselineSearch, search } from '../core/retrieval/search.js';
 import type { SearchOptions } from '../core/retrieval/search-types.js';
 import { toolSearchOptions } from '../core/retrieval/tool-search.js';
 import { type Db, openDb } from '../storage/open.js';
-import { closeRecord, currentKeyed, insertRecord, linkSuccessor } from '../storage/records-repo.js';
+import { insertRecord } from '../storage/records-repo.js';
 import type { BenchDataset } from './dataset.js';
 import { type HookMetrics, type HookOutcome, hookOutcome, meanHookMetrics } from './hook-path.js';
 import { type Metrics, meanMetrics, scoreQuery } from './metrics.js';
@@ -34,22 +34,36 @@ export interface BenchReport {
   engineMsPerQuery: number;
 }
 
-/** Load every record into `db` in one transaction; each dataset `project` is its own namespace. */
+/**
+ * The key under which a store keeps one current record (SPEC §3.2, §3.5): a project's handover,
+ * a profile record per title; null for every other type.
+ */
+function currentKey(r: BenchDataset['records'][number]): string | null {
+  if (r.type === 'handover') return `${r.project}\u0000handover`;
+  if (r.type === 'profile') return `${r.project}\u0000profile\u0000${r.title}`;
+  return null;
+}
+
+/**
+ * Load every record into `db` in one transaction; each dataset `project` is its own namespace.
+ * As in a store, a project keeps one current handover (and one current profile record per
+ * title): a dataset's older ones are loaded superseded by the next newer one, so a query whose
+ * answer is an older handover is scored as the hook and the engine really see it.
+ */
 export function loadDataset(db: Db, data: BenchDataset): Date {
   let newest = 0;
-  // one current handover per project (a store invariant): handovers go in oldest first, each
-  // superseding the one before it, as a run of sessions would have left them
-  const handovers = data.records
-    .filter((r) => r.type === 'handover')
-    .sort((a, b) => Date.parse(a.valid_from) - Date.parse(b.valid_from));
-  const ordered = [...data.records.filter((r) => r.type !== 'handover'), ...handovers];
+  const order = (r: BenchDataset['records'][number]) => (currentKey(r) ? Date.parse(r.valid_from) : 0);
+  const records = [...data.records].sort((a, b) => order(a) - order(b));
+  const current = new Map<string, string>();
+  const close = db.prepare('UPDATE records SET superseded_at = ? WHERE id = ?');
+  const link = db.prepare('UPDATE records SET superseded_by = ? WHERE id = ?');
   const tx = db.transaction(() => {
-    for (const r of ordered) {
+    for (const r of records) {
       const t = Date.parse(r.valid_from);
       if (t > newest) newest = t;
-      const previous =
-        r.type === 'handover' ? currentKeyed(db, r.project, 'handover', r.title)[0] : undefined;
-      if (previous) closeRecord(db, previous.id, new Date(t).toISOString());
+      const key = currentKey(r);
+      const before = key ? current.get(key) : undefined;
+      if (before) close.run(new Date(t).toISOString(), before);
       insertRecord(db, {
         id: r.id,
         project_id: r.project,
@@ -65,7 +79,9 @@ export function loadDataset(db: Db, data: BenchDataset): Date {
         source: 'import',
         session_id: null,
       });
-      if (previous) linkSuccessor(db, previous.id, r.id);
+      if (!key) continue;
+      if (before) link.run(r.id, before);
+      current.set(key, r.id);
     }
   });
   tx();

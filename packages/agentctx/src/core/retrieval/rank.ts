@@ -9,6 +9,7 @@ import {
   textHasTerm,
 } from '../../storage/fts-query.js';
 import type { SearchHit } from './search-types.js';
+import { statesTime } from './when.js';
 
 /**
  * Ranking for `search`: BM25 relevance blended with IDF-weighted coverage of the query, then
@@ -19,7 +20,10 @@ import type { SearchHit } from './search-types.js';
  * Scoring knobs, chosen on the retrieval benchmark (LoCoMo dev + bench/dev-memory.json): title
  * and body weigh the same in BM25; half of the rank comes from IDF-weighted coverage; decaying
  * types keep at least 80% of their weight however old; a record from the month/year the query
- * names gets ×1.2. Exported only so the benchmark can sweep them.
+ * names gets ×1.2. `whenBoost` (×1.2 for a record that states a time, when the query asks
+ * when or how long; see when.ts) was chosen on the tuning splits only (LoCoMo conversations
+ * 1–3, half of dev-memory) and checked on the validation splits. Exported only so the
+ * benchmark can sweep them.
  */
 export const TUNING = {
   candidates: 100,
@@ -29,6 +33,7 @@ export const TUNING = {
   recencyFloor: 0.8,
   typeWeights: true,
   dateBoost: 1.2,
+  whenBoost: 1.2,
 };
 
 const TYPE_WEIGHT: Record<RecordType, number> = {
@@ -68,6 +73,7 @@ export function rerank(
   weightOf: TermWeights,
   now: Date,
   when: DateHint | null = null,
+  askingWhen = false,
 ): SearchHit[] {
   const best = rows.reduce((m, r) => Math.max(m, r.rel), 0);
   const total = terms.reduce((s, t) => s + weightOf(t), 0);
@@ -101,7 +107,8 @@ export function rerank(
       confidence *
       pin *
       (0.8 + 0.2 * derived) *
-      (inPeriod ? TUNING.dateBoost : 1);
+      (inPeriod ? TUNING.dateBoost : 1) *
+      (askingWhen && statesTime(text) ? TUNING.whenBoost : 1);
     return { record: record as ContextRecord, score, relevance: rel, matched, coverage };
   });
   hits.sort((a, b) => b.score - a.score || (a.record.id < b.record.id ? 1 : -1));

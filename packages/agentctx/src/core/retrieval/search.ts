@@ -3,6 +3,7 @@ import {
   buildMatchExpression,
   dateHint,
   extractTerms,
+  foldText,
   type QueryTerm,
   termToFts,
 } from '../../storage/fts-query.js';
@@ -19,6 +20,7 @@ import {
 } from './query.js';
 import { idf, rerank, type TermWeights } from './rank.js';
 import type { SearchOptions, SearchResult } from './search-types.js';
+import { asksWhen } from './when.js';
 
 /**
  * The one retrieval engine behind the prompt hook, `ctx_search` and `agentctx search`:
@@ -54,8 +56,14 @@ export function search(db: Db, opts: SearchOptions): SearchResult {
     if (rows.length === 0 && narrowed !== buildMatchExpression(terms)) {
       rows = ftsCandidates(db, opts, buildMatchExpression(terms));
     }
-    const when = dateHint(String(opts.query ?? ''));
-    return { hits: rerank(rows, counted, weightOf, opts.now, when).slice(0, limit), terms: counted };
+    const text = String(opts.query ?? '');
+    const when = dateHint(text);
+    // "when did…", "how long…": records that say when rank higher (when.ts)
+    const askingWhen = asksWhen(foldText(text.slice(0, 2000)));
+    return {
+      hits: rerank(rows, counted, weightOf, opts.now, when, askingWhen).slice(0, limit),
+      terms: counted,
+    };
   } catch {
     // rung 4: FTS5 unusable (missing, paused, or failing on this store)
   }

@@ -13,8 +13,8 @@ import type { Command } from '../command.js';
 import { embeddingStatus } from '../status-embeddings.js';
 import { ladderStatus } from '../status-ladder.js';
 import { maintenanceStatus } from '../status-maintenance.js';
-import { describeIncognito } from './incognito.js';
 import { usageStatus } from '../status-usage.js';
+import { describeIncognito } from './incognito.js';
 
 export const command: Command = {
   name: 'status',

@@ -71,7 +71,26 @@ prop slot template route loader action endpoint controller service repository en
 serializer parser lexer compiler plugin adapter driver pool connection replica shard partition`
   .split(/\s+/)
   .filter(Boolean);
-const SYL = ['ka', 'lo', 'mer', 'ti', 'zan', 'qu', 'bri', 'dor', 'fel', 'gra', 'hon', 'jis', 'vek', 'nup', 'ost', 'ry', 'sel', 'wu'];
+const SYL = [
+  'ka',
+  'lo',
+  'mer',
+  'ti',
+  'zan',
+  'qu',
+  'bri',
+  'dor',
+  'fel',
+  'gra',
+  'hon',
+  'jis',
+  'vek',
+  'nup',
+  'ost',
+  'ry',
+  'sel',
+  'wu',
+];
 const SUFFIX = ['', '', '', 'Service', 'Handler', 'Store', 'Client', 'Job', 'Queue', 'View', 'Api', '_test'];
 /** A project's own identifiers (its modules, functions, vendors, error codes). */
 function identifiers(p, n) {
@@ -111,7 +130,9 @@ function sentence(own, n) {
   return `${w[0][0].toUpperCase()}${w[0].slice(1)} ${w.slice(1).join(' ')}.`;
 }
 const body = (own) =>
-  Array.from({ length: 1 + Math.floor(rand() * 4) }, () => sentence(own, 6 + Math.floor(rand() * 12))).join(' ');
+  Array.from({ length: 1 + Math.floor(rand() * 4) }, () => sentence(own, 6 + Math.floor(rand() * 12))).join(
+    ' ',
+  );
 const CROCK = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 function ulid(i) {
   const t = (1_700_000_000_000 + i * 1000).toString(32).toUpperCase().padStart(10, '0');
@@ -182,7 +203,10 @@ function buildStore() {
   for (let p = 0; p < PROJECTS; p++) {
     const repo = join(dir, `repo${p}`);
     mkdirSync(join(repo, '.git'), { recursive: true });
-    writeFileSync(join(repo, '.git', 'config'), `[remote "origin"]\n\turl = git@github.com:acme/app-${p}.git\n`);
+    writeFileSync(
+      join(repo, '.git', 'config'),
+      `[remote "origin"]\n\turl = git@github.com:acme/app-${p}.git\n`,
+    );
     const s = spawnSync(process.execPath, [BIN, 'status', '--json'], { cwd: repo, env, encoding: 'utf8' });
     if (s.status !== 0) throw new Error(`agentctx status failed: ${s.stderr}`);
     const id = JSON.parse(s.stdout).project?.id ?? JSON.parse(s.stdout).project_id;
@@ -282,11 +306,39 @@ async function main() {
   const samples = { node: [], start: [], short: [], long: [] };
   for (let i = 0; i < ROUNDS + 2; i++) {
     const sid = `scale-${i}`;
-    const payload = (extra) => JSON.stringify({ session_id: sid, transcript_path: '/dev/null', cwd: repo, ...extra });
+    const payload = (extra) =>
+      JSON.stringify({ session_id: sid, transcript_path: '/dev/null', cwd: repo, ...extra });
     const a = timeSync(['-e', '0'], '', env, repo).ms;
-    const b = timeSync([BIN, 'hook', 'session-start'], payload({ hook_event_name: 'SessionStart', source: 'startup' }), env, repo).ms;
-    const c = timeSync([BIN, 'hook', 'user-prompt-submit'], JSON.stringify({ session_id: `${sid}-s`, cwd: repo, transcript_path: '/dev/null', hook_event_name: 'UserPromptSubmit', prompt: SHORT }), env, repo).ms;
-    const d = timeSync([BIN, 'hook', 'user-prompt-submit'], JSON.stringify({ session_id: `${sid}-l`, cwd: repo, transcript_path: '/dev/null', hook_event_name: 'UserPromptSubmit', prompt: LONG }), env, repo).ms;
+    const b = timeSync(
+      [BIN, 'hook', 'session-start'],
+      payload({ hook_event_name: 'SessionStart', source: 'startup' }),
+      env,
+      repo,
+    ).ms;
+    const c = timeSync(
+      [BIN, 'hook', 'user-prompt-submit'],
+      JSON.stringify({
+        session_id: `${sid}-s`,
+        cwd: repo,
+        transcript_path: '/dev/null',
+        hook_event_name: 'UserPromptSubmit',
+        prompt: SHORT,
+      }),
+      env,
+      repo,
+    ).ms;
+    const d = timeSync(
+      [BIN, 'hook', 'user-prompt-submit'],
+      JSON.stringify({
+        session_id: `${sid}-l`,
+        cwd: repo,
+        transcript_path: '/dev/null',
+        hook_event_name: 'UserPromptSubmit',
+        prompt: LONG,
+      }),
+      env,
+      repo,
+    ).ms;
     if (i < 2) continue;
     samples.node.push(a);
     samples.start.push(b);
@@ -297,20 +349,30 @@ async function main() {
   const x = (k) => `${f1(median(samples[k]))} ms (${(median(samples[k]) / base).toFixed(2)}×)`;
   say('');
   say(`### Hooks (${ROUNDS} interleaved rounds; load average ${load()})`);
-  say(`node -e 0 ${f1(base)} ms; SessionStart ${x('start')}; prompt short ${x('short')}; prompt 55 words ${x('long')}`);
+  say(
+    `node -e 0 ${f1(base)} ms; SessionStart ${x('start')}; prompt short ${x('short')}; prompt 55 words ${x('long')}`,
+  );
 
   // ---- 3. a long session ----------------------------------------------------------------
   const prompts = [];
   const ownWords = identifiers(0, 3000);
   for (let k = 0; k < SESSION_PROMPTS; k++)
-    prompts.push(`How do we handle ${zipf(DEV)} ${zipf(ownWords)} in the ${zipf(DEV)} ${pick(['path', 'flow', 'step'])}?`);
+    prompts.push(
+      `How do we handle ${zipf(DEV)} ${zipf(ownWords)} in the ${zipf(DEV)} ${pick(['path', 'flow', 'step'])}?`,
+    );
   const times = [];
   let injected = 0;
   const nodeTimes = [];
   for (let k = 0; k < SESSION_PROMPTS; k++) {
     const r = timeSync(
       [BIN, 'hook', 'user-prompt-submit'],
-      JSON.stringify({ session_id: 'scale-long', cwd: repo, transcript_path: '/dev/null', hook_event_name: 'UserPromptSubmit', prompt: prompts[k] }),
+      JSON.stringify({
+        session_id: 'scale-long',
+        cwd: repo,
+        transcript_path: '/dev/null',
+        hook_event_name: 'UserPromptSubmit',
+        prompt: prompts[k],
+      }),
       env,
       repo,
     );
@@ -320,7 +382,8 @@ async function main() {
   }
   const dedup = (() => {
     try {
-      return JSON.parse(readFileSync(join(env.AGENTCTX_TMPDIR, 'agentctx-scale-long.json'), 'utf8')).injected.length;
+      return JSON.parse(readFileSync(join(env.AGENTCTX_TMPDIR, 'agentctx-scale-long.json'), 'utf8')).injected
+        .length;
     } catch {
       return 'unknown';
     }
@@ -336,7 +399,13 @@ async function main() {
 
   // ---- 4. the MCP server ----------------------------------------------------------------
   const connect = async (cwd) => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd, env, stderr: 'ignore' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp'],
+      cwd,
+      env,
+      stderr: 'ignore',
+    });
     const client = new Client({ name: 'bench-scale', version: '0' });
     await client.connect(transport);
     return { client, transport };
@@ -386,7 +455,12 @@ async function main() {
     }
   })();
   // a consolidation of a project whose watermarks are gone: a first run's work, holding write locks
-  const consolidation = timeAsync([BIN, 'consolidate', '--json', '--rebuild', '--budget-ms', '900000'], '', env, repos[SESSIONS]);
+  const consolidation = timeAsync(
+    [BIN, 'consolidate', '--json', '--rebuild', '--budget-ms', '900000'],
+    '',
+    env,
+    repos[SESSIONS],
+  );
   const hookTimes = { prompt: [], stop: [] };
   const mcpTimes = [];
   const deadline = performance.now() + 40_000;
@@ -398,10 +472,26 @@ async function main() {
       const t0 = performance.now();
       await servers[s].client.callTool({ name: 'ctx_search', arguments: { query: q } });
       mcpTimes.push(performance.now() - t0);
-      const p = await timeAsync([BIN, 'hook', 'user-prompt-submit'], JSON.stringify({ session_id: `eight-${s}`, cwd, transcript_path: '/dev/null', hook_event_name: 'UserPromptSubmit', prompt: `What did we decide about ${q}?` }), env, cwd);
+      const p = await timeAsync(
+        [BIN, 'hook', 'user-prompt-submit'],
+        JSON.stringify({
+          session_id: `eight-${s}`,
+          cwd,
+          transcript_path: '/dev/null',
+          hook_event_name: 'UserPromptSubmit',
+          prompt: `What did we decide about ${q}?`,
+        }),
+        env,
+        cwd,
+      );
       hookTimes.prompt.push(p.ms);
       if (k++ % 3 === 2) {
-        const st = await timeAsync([BIN, 'hook', 'stop'], JSON.stringify({ session_id: `eight-${s}`, cwd, hook_event_name: 'Stop' }), env, cwd);
+        const st = await timeAsync(
+          [BIN, 'hook', 'stop'],
+          JSON.stringify({ session_id: `eight-${s}`, cwd, hook_event_name: 'Stop' }),
+          env,
+          cwd,
+        );
         hookTimes.stop.push(st.ms);
       }
     }
@@ -417,7 +507,9 @@ async function main() {
     `n ${xs.length}, median ${f1(median(xs))}, p95 ${f1(quantile(xs, 0.95))}, p99 ${f1(quantile(xs, 0.99))}, max ${f1(Math.max(...xs))} ms`;
   say('');
   say(`### ${SESSIONS} sessions at once (40 s; load average ${load()})`);
-  say(`write-lock waits (probe, BEGIN IMMEDIATE every 20 ms): ${dist(waits)}; over 50 ms: ${waits.filter((w) => w > 50).length}`);
+  say(
+    `write-lock waits (probe, BEGIN IMMEDIATE every 20 ms): ${dist(waits)}; over 50 ms: ${waits.filter((w) => w > 50).length}`,
+  );
   say(`prompt hook wall time: ${dist(hookTimes.prompt)}`);
   say(`Stop hook wall time: ${dist(hookTimes.stop)}`);
   say(`ctx_search round trip: ${dist(mcpTimes)}`);

@@ -299,7 +299,6 @@ async function main() {
   say(`first run (keyword only): ${f1(first.ms / 1000)} s; steps ms: ${steps(first.summary)}`);
   const again = consolidate(repo);
   say(`rerun: ${f1(again.ms / 1000)} s; steps ms: ${steps(again.summary)}`);
-  for (const r of repos.slice(1)) consolidate(r); // every project has its digest, as after a year of use
   say(`(load average ${load()})`);
 
   // ---- 2. hooks -------------------------------------------------------------------------

@@ -180,10 +180,14 @@ function timeAsync(args, input, env, cwd) {
     c.stdin.end(input);
   });
 }
-const vmRss = (pid) => {
+/** Resident memory of a process, MB: all of it, and its private (anonymous) part. */
+const memoryOf = (pid) => {
   const s = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(s)[1]) / 1024;
+  const kb = (k) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? 0) / 1024;
+  return { rss: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile') };
 };
+const mem = (m) =>
+  `${f1(m.rss)} MB (private ${f1(m.anon)} MB, file pages of the store and code ${f1(m.file)} MB)`;
 
 // ---- the store ---------------------------------------------------------------------------
 const dir = mkdtempSync(join(tmpdir(), 'agentctx-bench-scale-'));
@@ -422,20 +426,20 @@ async function main() {
   }
   const c = await connect(repo);
   const call = [];
-  let rss100 = 0;
+  let rss100 = null;
   for (let k = 0; k < 1000; k++) {
     const t0 = performance.now();
     await c.client.callTool({ name: 'ctx_search', arguments: { query: queries[k % queries.length] } });
     call.push(performance.now() - t0);
-    if (k === 99) rss100 = vmRss(c.transport.pid);
+    if (k === 99) rss100 = memoryOf(c.transport.pid);
   }
-  const rss1000 = vmRss(c.transport.pid);
+  const rss1000 = memoryOf(c.transport.pid);
   await c.client.close();
   const ns = median(nodeSpawn);
   say('');
   say(`### MCP server (load average ${load()})`);
   say(
-    `spawn → first ctx_search result: median ${f1(median(spawnTimes))} ms (${(median(spawnTimes) / ns).toFixed(2)}× node -e 0 ${f1(ns)} ms); ctx_search on an open connection: median ${median(call).toFixed(2)} ms, p95 ${quantile(call, 0.95).toFixed(2)} ms; resident memory after 100 calls ${f1(rss100)} MB, after 1,000 calls ${f1(rss1000)} MB`,
+    `spawn → first ctx_search result: median ${f1(median(spawnTimes))} ms (${(median(spawnTimes) / ns).toFixed(2)}× node -e 0 ${f1(ns)} ms); ctx_search on an open connection: median ${median(call).toFixed(2)} ms, p95 ${quantile(call, 0.95).toFixed(2)} ms; resident memory after 100 calls ${mem(rss100)}, after 1,000 calls ${mem(rss1000)}`,
   );
 
   // ---- 5. eight sessions at once --------------------------------------------------------
@@ -496,7 +500,12 @@ async function main() {
     }
   };
   await Promise.all(Array.from({ length: SESSIONS }, (_, s) => session(s)));
-  const rssTotal = servers.reduce((n, sv) => n + vmRss(sv.transport.pid), 0);
+  const mems = servers.map((sv) => memoryOf(sv.transport.pid));
+  const rssTotal = {
+    rss: mems.reduce((n, m) => n + m.rss, 0),
+    anon: mems.reduce((n, m) => n + m.anon, 0),
+    file: mems.reduce((n, m) => n + m.file, 0),
+  };
   const cons = await consolidation;
   stop = true;
   await probeLoop;
@@ -513,7 +522,9 @@ async function main() {
   say(`Stop hook wall time: ${dist(hookTimes.stop)}`);
   say(`ctx_search round trip: ${dist(mcpTimes)}`);
   say(`consolidation running beside them (--rebuild): ${f1(cons.ms / 1000)} s`);
-  say(`the ${SESSIONS} MCP servers' resident memory together: ${f1(rssTotal)} MB`);
+  say(
+    `the ${SESSIONS} MCP servers' resident memory together: ${mem(rssTotal)} (file pages are shared between them)`,
+  );
   say(`node -e 0 (for the ratios above): ${f1(nodeBase())} ms`);
 }
 

@@ -47,24 +47,19 @@ export function ftsCandidates(db: Db, opts: SearchOptions, match: string | null)
   const w = `${Number(TUNING.titleWeight)}, ${Number(TUNING.bodyWeight)}`;
   const want = Math.max(1, Math.trunc(opts.candidates ?? TUNING.candidates));
   if (opts.indexFirst) {
-    // The ids a session was already shown are left out inside the ranking itself (by rowid),
-    // so that they never take the best places: a long session's growing dedup set must not push
-    // every prompt onto the slow path below (the filter outside still checks them too).
-    const fetch = want * INDEX_FIRST_FETCH;
-    const excluded = opts.excludeIds && opts.excludeIds.length > 0 ? JSON.stringify(opts.excludeIds) : null;
-    const notShown = excluded
-      ? 'AND rowid NOT IN (SELECT x.rowid FROM records x WHERE x.id IN (SELECT value FROM json_each(?)))'
-      : '';
+    // the ids a session was already shown can only take their own places among the best: a
+    // long session's growing dedup set must not push every prompt onto the slow path below
+    const fetch = want * INDEX_FIRST_FETCH + Math.min(opts.excludeIds?.length ?? 0, EXCLUDED_FETCH_MAX);
     const rows = db
       .prepare(
         `WITH top AS MATERIALIZED (
            SELECT rowid AS rid, -bm25(records_fts, ${w}) AS rel FROM records_fts
-           WHERE records_fts MATCH ? ${notShown} ORDER BY rel DESC LIMIT ${fetch})
+           WHERE records_fts MATCH ? ORDER BY rel DESC LIMIT ${fetch})
          SELECT r.*, top.rel AS rel, (SELECT count(*) FROM top) AS pool__
          FROM top JOIN records r ON r.rowid = top.rid WHERE ${f.sql}
          ORDER BY top.rel DESC LIMIT ${want}`,
       )
-      .all(match, ...(excluded ? [excluded] : []), ...f.args) as (CandidateRow & { pool__?: number })[];
+      .all(match, ...f.args) as (CandidateRow & { pool__?: number })[];
     // every match was ranked, or enough of the best survived the filter
     const all = rows.length > 0 && (rows[0]!.pool__ ?? 0) < fetch;
     if (all || rows.length >= Math.ceil(want / 3)) {
@@ -88,6 +83,8 @@ export function ftsCandidates(db: Db, opts: SearchOptions, match: string | null)
 
 /** How many index matches per wanted candidate an `indexFirst` search ranks before filtering. */
 const INDEX_FIRST_FETCH = 4;
+/** The most excluded ids an `indexFirst` search fetches extra rows for. */
+const EXCLUDED_FETCH_MAX = 2000;
 
 function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -16,8 +16,24 @@ if (cmd === 'hook') {
   } catch {
     process.exit(0); // a hook never breaks a session
   }
+} else if (cmd === 'mcp') {
+  // the MCP server through the code cache too: compiling its bundle is most of a cold start
+  let started = false;
+  try {
+    started = cachedLoader()?.('mcp.cjs') !== undefined;
+    if (!started) {
+      require('../dist/mcp.cjs');
+      started = true;
+    }
+  } catch (err) {
+    if (started || err?.code !== 'MODULE_NOT_FOUND') throw err;
+  }
+  if (!started) {
+    process.stderr.write('agentctx: cannot load ../dist/mcp.cjs; run npm run build\n');
+    process.exit(1);
+  }
 } else {
-  const entry = cmd === 'mcp' ? '../dist/mcp.js' : '../dist/cli.js';
+  const entry = '../dist/cli.js';
   import(entry).catch((err) => {
     process.stderr.write(`agentctx: cannot load ${entry} (${err?.message}); run npm run build\n`);
     process.exit(1);

@@ -81,6 +81,28 @@ const sections = [
     args: ['scripts/bench-consolidate.mjs', quick ? '1000' : '1000,10000'],
   },
   {
+    title: 'Scale: a year of use across a dozen repositories, long sessions, eight sessions at once',
+    how: 'scripts/bench-scale.mjs (issue 20): a store of 12 projects × 8,000 records plus 4,000 global ones (and the same shape at 10,000), realistic text (a developer vocabulary plus each project’s own identifiers, Zipf-skewed), built with direct SQL. In one run: `agentctx consolidate` in one project (first run, keyword only; rerun) with its steps; SessionStart and prompt hooks against `node -e 0`, interleaved; prompt 1–20 vs the last 20 of one long session (its dedup set growing); the MCP server: spawn → first `ctx_search`, `ctx_search` on an open connection, resident memory after 100 and 1,000 calls; then eight sessions at once for 40 s: eight MCP servers searching, prompt and Stop hooks in all eight, one consolidation (`--rebuild`) running, and a probe taking the write lock (BEGIN IMMEDIATE) every 20 ms to time each wait. Ratios are to `node -e 0` measured in the same run; the load average is printed with each part.',
+    runs: quick
+      ? [
+          [
+            'scripts/bench-scale.mjs',
+            '--records',
+            '10000',
+            '--rounds',
+            '7',
+            '--session-prompts',
+            '200',
+            '--spawns',
+            '5',
+          ],
+        ]
+      : [
+          ['scripts/bench-scale.mjs', '--records', '10000'],
+          ['scripts/bench-scale.mjs', '--records', '100000'],
+        ],
+  },
+  {
     title: 'Retrieval quality: committed dev-memory dataset',
     how: `${RETRIEVAL_HOW} The dev-memory queries split in halves by a hash of the query id.`,
     runs: splitRuns('bench/dev-memory.json'),

@@ -13,7 +13,9 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const entries = [
   { src: 'src/cli-entry.ts', format: 'esm', out: 'dist/cli.js' },
   { src: 'src/hook-entry.ts', format: 'cjs', out: 'dist/hook.cjs' },
-  { src: 'src/mcp-entry.ts', format: 'esm', out: 'dist/mcp.js' },
+  // CommonJS too: the bin runs it through the V8 code cache, as it runs the hooks (compiling the
+  // ESM bundle was about 100 ms of every MCP start)
+  { src: 'src/mcp-entry.ts', format: 'cjs', out: 'dist/mcp.cjs', mcp: true },
   // better-sqlite3's JavaScript for the hook bundles that do not carry it (SessionStart,
   // CwdChanged, dist/hook.cjs), required only when one of them opens the store
   { src: 'src/hooks/sqlite-driver.ts', format: 'cjs', out: 'dist/sqlite-driver.cjs', bundleSqlite: true },
@@ -65,6 +67,24 @@ const inlineDriver = {
     }));
   },
 };
+// The MCP server passes its own JSON Schema validator (src/mcp/server.ts: it asks no elicitation),
+// so the SDK's default one, Ajv, is never constructed: the bundle carries a stand-in that says
+// so instead of Ajv's ~200 KB, compiled and initialised at every server start.
+const noAjv = {
+  name: 'no-ajv',
+  setup(b) {
+    b.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) =>
+      args.importer.includes('@modelcontextprotocol')
+        ? { path: 'ajv-provider', namespace: 'no-ajv' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'no-ajv' }, () => ({
+      contents:
+        "export class AjvJsonSchemaValidator { constructor() { throw new Error('agentctx: the MCP server passes its own jsonSchemaValidator'); } }",
+      loader: 'js',
+    }));
+  },
+};
 const camel = (s) => s.replace(/-(\w)/g, (_, c) => c.toUpperCase());
 for (const event of HOOK_EVENTS) {
   entries.push({
@@ -87,7 +107,7 @@ for (const event of HOOK_EVENTS) {
 
 // dist/ is not wiped first: esbuild overwrites each output whole, and tests running from
 // another shell keep a working binary while a build runs.
-for (const { src, stdin, format, out, bundleSqlite, inlineSqlite, hook } of entries) {
+for (const { src, stdin, format, out, bundleSqlite, inlineSqlite, hook, mcp } of entries) {
   if (src && !existsSync(join(root, src))) continue;
   await build({
     absWorkingDir: root,
@@ -97,7 +117,11 @@ for (const { src, stdin, format, out, bundleSqlite, inlineSqlite, hook } of entr
     platform: 'node',
     format,
     target: 'node20',
-    plugins: [...(inlineSqlite ? [inlineDriver] : []), ...(hook ? [lazyBuiltins] : [])],
+    plugins: [
+      ...(inlineSqlite ? [inlineDriver] : []),
+      ...(hook ? [lazyBuiltins] : []),
+      ...(mcp ? [noAjv] : []),
+    ],
     external: [
       ...(bundleSqlite || inlineSqlite ? [] : ['better-sqlite3', './sqlite-driver.cjs']),
       'sqlite-vec',
@@ -109,6 +133,9 @@ for (const { src, stdin, format, out, bundleSqlite, inlineSqlite, hook } of entr
       ...(format === 'cjs' ? { 'import.meta.url': '__agentctx_meta.url' } : {}),
     },
     banner: { js: format === 'cjs' ? cjsBanner : esmBanner },
+    // the bin runs CommonJS bundles in a vm.Script, where import() has no loader: the optional
+    // packages (sqlite-vec, the embedding runtime) are required instead (both ship CommonJS)
+    ...(format === 'cjs' ? { supported: { 'dynamic-import': false } } : {}),
     // the hook bundle is compiled on every hook start: fewer bytes, less compile time
     minifyWhitespace: format === 'cjs',
     minifySyntax: format === 'cjs',

@@ -294,6 +294,18 @@ export const MIGRATIONS: readonly string[] = [
     last_used_at       TEXT
   ) WITHOUT ROWID;
   `,
+  // 13: term counts kept in step (storage/term-df.ts). Consolidation adds the words of the records
+  // written since its last run to `term_df`; a deleted record or a rewritten title or body takes
+  // words away, which only a whole copy can count, so it drops the copy's `built` mark.
+  `
+  CREATE TRIGGER IF NOT EXISTS term_df_stale_ad AFTER DELETE ON records BEGIN
+    DELETE FROM term_df_meta WHERE key = 'built';
+  END;
+  CREATE TRIGGER IF NOT EXISTS term_df_stale_au AFTER UPDATE OF title, body ON records
+    WHEN old.title IS NOT new.title OR old.body IS NOT new.body BEGIN
+    DELETE FROM term_df_meta WHERE key = 'built';
+  END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -5,47 +5,136 @@ import type { Db } from './open.js';
 /**
  * Document frequencies of the indexed words. fts5vocab counts a word's documents by walking its
  * whole posting list on every lookup: at 100,000 records the 30 words of a long prompt cost
- * about 12 ms. `term_df` (migration 5) is a copy of those counts that consolidation rebuilds
- * when the store has grown or shrunk; lookups read it and fall back to fts5vocab for words it
- * does not hold (written since the rebuild), so nothing indexed is ever counted as absent.
- * Counts of older words may lag by the records since the rebuild: they only weigh terms.
+ * about 12 ms. `term_df` (migration 5) is a copy of those counts that every consolidation brings
+ * up to date: records are only ever appended between runs (a deleted record or a rewritten
+ * title or body drops the `built` mark, migration 13), so the run adds the words of the records
+ * written since (rowid past the mark), counted by a temporary FTS5 table with the index's own
+ * columns and tokenizer: the same words, the same counts, at the cost of the new records only.
+ * Without the mark (first run, after a delete or a rewrite, or a deleted copy) the copy is made
+ * whole from fts5vocab. After a run the copy equals fts5vocab (Invariant 7: deleting it and
+ * consolidating changes no search). Between runs, lookups fall back to fts5vocab for words the
+ * copy does not hold, so nothing indexed is ever counted as absent; counts of older words may
+ * lag by the records written since the last run: they only weigh terms.
  */
 
-/** Records added or removed since the last rebuild (share of the store) that call for another. */
-const REBUILD_SHARE = 0.02;
-const REBUILD_MIN = 200;
-
 export interface TermDfRebuild {
+  /** Whether the copy changed: made whole, or brought up to date with the records written since. */
   rebuilt: boolean;
+  /** Distinct words in the copy after the run (-1: unchanged, not counted). */
+  terms: number;
+  /** How: copied whole from fts5vocab, or the new records' words added. */
+  mode?: 'full' | 'added';
+}
+
+interface Built {
+  maxRowid: number;
+  records: number;
   terms: number;
 }
 
-/** Rebuild `term_df` from fts5vocab when it is missing or the store changed enough since. */
-export function refreshTermDf(db: Db): TermDfRebuild {
-  const now = db
-    .prepare('SELECT COALESCE(MAX(rowid), 0) AS maxRowid, COUNT(*) AS records FROM records')
-    .get() as { maxRowid: number; records: number };
+function readBuilt(db: Db): Built | null {
   const meta = db.prepare("SELECT value FROM term_df_meta WHERE key = 'built'").get() as
     | { value: string }
     | undefined;
-  const built = meta ? (JSON.parse(meta.value) as { maxRowid: number; records: number }) : null;
-  const threshold = Math.max(REBUILD_MIN, Math.ceil(now.records * REBUILD_SHARE));
-  const stale =
-    !built || now.maxRowid - built.maxRowid > threshold || Math.abs(now.records - built.records) > threshold;
-  if (!stale) return { rebuilt: false, terms: -1 };
-  const terms = db
-    .transaction(() => {
-      db.prepare('DELETE FROM term_df').run();
-      const n = db
-        .prepare('INSERT INTO term_df (term, doc) SELECT term, doc FROM records_fts_vocab')
-        .run().changes;
-      db.prepare("INSERT OR REPLACE INTO term_df_meta (key, value) VALUES ('built', ?)").run(
-        JSON.stringify({ maxRowid: now.maxRowid, records: now.records, terms: n }),
-      );
-      return n;
+  if (!meta) return null;
+  try {
+    const b = JSON.parse(meta.value) as Partial<Built>;
+    return typeof b.maxRowid === 'number' && typeof b.records === 'number' && typeof b.terms === 'number'
+      ? (b as Built)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeBuilt(db: Db, b: Built): void {
+  db.prepare("INSERT OR REPLACE INTO term_df_meta (key, value) VALUES ('built', ?)").run(JSON.stringify(b));
+}
+
+function copyWhole(db: Db, now: { maxRowid: number; records: number }): number {
+  db.prepare('DELETE FROM term_df').run();
+  const n = db
+    .prepare('INSERT INTO term_df (term, doc) SELECT term, doc FROM records_fts_vocab')
+    .run().changes;
+  writeBuilt(db, { ...now, terms: n });
+  return n;
+}
+
+/** The index's columns and tokenizer option, as its CREATE statement declares them. */
+function indexShape(db: Db): { columns: string[]; tokenize: string } {
+  const columns = (
+    db.prepare("SELECT name FROM pragma_table_info('records_fts')").all() as { name: string }[]
+  ).map((c) => c.name);
+  const sql =
+    (
+      db.prepare("SELECT sql FROM sqlite_master WHERE name = 'records_fts'").get() as
+        | { sql: string }
+        | undefined
+    )?.sql ?? '';
+  const tok = /tokenize\s*=\s*('(?:[^']|'')*'|"(?:[^"]|"")*"|[\w]+)/i.exec(sql);
+  return { columns, tokenize: tok ? `, tokenize=${tok[1]}` : '' };
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Add the words of the records past `after` (rowid) to the copy; the distinct words it then holds. */
+function addNewRecords(db: Db, after: number): number {
+  const { columns, tokenize } = indexShape(db);
+  if (columns.length === 0) throw new Error('records_fts has no columns');
+  const cols = columns.map(quote).join(', ');
+  db.exec(`DROP TABLE IF EXISTS temp.term_df_delta_v; DROP TABLE IF EXISTS temp.term_df_delta;
+    CREATE VIRTUAL TABLE temp.term_df_delta USING fts5(${cols}${tokenize});
+    CREATE VIRTUAL TABLE temp.term_df_delta_v USING fts5vocab(temp, term_df_delta, row);`);
+  try {
+    db.prepare(
+      `INSERT INTO temp.term_df_delta (rowid, ${cols}) SELECT rowid, ${cols} FROM records WHERE rowid > ?`,
+    ).run(after);
+    db.prepare(
+      `INSERT INTO term_df (term, doc) SELECT term, doc FROM temp.term_df_delta_v WHERE true
+       ON CONFLICT(term) DO UPDATE SET doc = doc + excluded.doc`,
+    ).run();
+  } finally {
+    db.exec('DROP TABLE IF EXISTS temp.term_df_delta_v; DROP TABLE IF EXISTS temp.term_df_delta;');
+  }
+  return (db.prepare('SELECT COUNT(*) AS n FROM term_df').get() as { n: number }).n;
+}
+
+/**
+ * Bring `term_df` up to date with the index: add the words of the records written since the
+ * last run, or copy it whole when that cannot be trusted (no mark; the counts do not add up).
+ */
+export function refreshTermDf(db: Db): TermDfRebuild {
+  return db
+    .transaction((): TermDfRebuild => {
+      const now = db
+        .prepare('SELECT COALESCE(MAX(rowid), 0) AS maxRowid, COUNT(*) AS records FROM records')
+        .get() as { maxRowid: number; records: number };
+      const built = readBuilt(db);
+      const fresh = built
+        ? (
+            db.prepare('SELECT COUNT(*) AS n FROM records WHERE rowid > ?').get(built.maxRowid) as {
+              n: number;
+            }
+          ).n
+        : 0;
+      // a copy deleted beside its mark, or rows gone without the mark dropped: start from the index
+      const trusted =
+        built !== null &&
+        built.records + fresh === now.records &&
+        (built.terms === 0 || db.prepare('SELECT 1 FROM term_df LIMIT 1').get() !== undefined);
+      if (!trusted) return { rebuilt: true, terms: copyWhole(db, now), mode: 'full' };
+      if (fresh === 0) return { rebuilt: false, terms: -1 };
+      let terms: number;
+      try {
+        terms = addNewRecords(db, built.maxRowid);
+      } catch {
+        // an index shape the delta table cannot mirror: the whole copy is always right
+        return { rebuilt: true, terms: copyWhole(db, now), mode: 'full' };
+      }
+      writeBuilt(db, { ...now, terms });
+      return { rebuilt: true, terms, mode: 'added' };
     })
     .immediate();
-  return { rebuilt: true, terms };
 }
 
 /** Forget the copy (after records were deleted in bulk): lookups go to fts5vocab until the next rebuild. */

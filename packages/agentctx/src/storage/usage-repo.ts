@@ -1,7 +1,7 @@
 import type { Db } from './open.js';
 
 /**
- * Usage evidence (migration 11): which records each session was shown, whether it used them,
+ * Usage evidence (migration 12): which records each session was shown, whether it used them,
  * and per record how many sessions were shown it and used it. Stored ground truth; the score
  * drawn from the counts is derived (core/consolidation/scores.ts).
  */

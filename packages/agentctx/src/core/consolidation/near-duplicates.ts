@@ -2,6 +2,7 @@ import { buildMatchExpression, extractTerms, type QueryTerm, termKey } from '../
 import type { Db } from '../../storage/open.js';
 import { termDfLookup } from '../../storage/term-df.js';
 import { saveNearBatch } from './apply.js';
+import { buildDiceIndex, type DiceIndex } from './dice-index.js';
 import { SKIP_TYPES, termSet } from './duplicates.js';
 import {
   batches,
@@ -35,7 +36,15 @@ export interface NearScanDeps {
   budgetMs: number;
   onProgress?: (done: number, total: number) => void;
   committed?: () => void;
+  /**
+   * From how many records to scan on, the Dice pre-filter (dice-index.ts) is built first: it
+   * costs a pass over every current record, and saves a query for each record with no possible
+   * partner. Either way the scan finds the same candidates.
+   */
+  prefilterFrom?: number;
 }
+
+const PREFILTER_FROM = 200;
 
 /** The current records past the watermark, in (recorded_at, id) order. */
 function recordsAfter(db: Db, namespaces: readonly string[], watermark: string | undefined): NearRow[] {
@@ -94,11 +103,17 @@ export function scanNearDuplicates(deps: NearScanDeps): 'done' | 'time' {
   const corpus = (db.prepare('SELECT COALESCE(MAX(rowid), 0) AS n FROM records').get() as { n: number }).n;
   const maxDf = queryDfCap(corpus);
   const termsOf = cachedTerms();
+  let index: DiceIndex | null = null;
+  if (todo.length > 0 && todo.length >= (deps.prefilterFrom ?? PREFILTER_FROM)) {
+    const all = deps.state.near_dup_after === undefined ? todo : recordsAfter(db, deps.namespaces, undefined);
+    index = buildDiceIndex(all, termSet); // uncached: the sets are read once, into numbers
+  }
   for (const { items: batch, done } of batches(todo, NEAR_BATCH)) {
     if (deps.elapsed() > deps.budgetMs) return 'time';
     const found: NearPair[] = [];
     for (const a of batch) {
       if (SKIP_TYPES.has(a.type)) continue;
+      if (index && !index.mayHavePartner(a.id)) continue; // no record it could pair with
       const match = buildMatchExpression(
         rarestTerms(extractTerms(`${a.title}\n${a.body}`), df, maxDf, NEAR_TERMS),
       );

@@ -203,6 +203,8 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     if (deps.refreshProfile && deps.project.id !== GLOBAL_PROJECT) {
       step('profile', () => {
         deps.refreshProfile!(now);
+        // the profile records it wrote are counted too: a run leaves the counts equal to the index
+        if (fullText && refreshTermDf(db).rebuilt) summary.term_df = true;
         committed('profile');
       });
     }

@@ -47,7 +47,9 @@ export function ftsCandidates(db: Db, opts: SearchOptions, match: string | null)
   const w = `${Number(TUNING.titleWeight)}, ${Number(TUNING.bodyWeight)}`;
   const want = Math.max(1, Math.trunc(opts.candidates ?? TUNING.candidates));
   if (opts.indexFirst) {
-    const fetch = want * INDEX_FIRST_FETCH;
+    // the ids a session was already shown can only take their own places among the best: a
+    // long session's growing dedup set must not push every prompt onto the slow path below
+    const fetch = want * INDEX_FIRST_FETCH + Math.min(opts.excludeIds?.length ?? 0, EXCLUDED_FETCH_MAX);
     const rows = db
       .prepare(
         `WITH top AS MATERIALIZED (
@@ -81,6 +83,8 @@ export function ftsCandidates(db: Db, opts: SearchOptions, match: string | null)
 
 /** How many index matches per wanted candidate an `indexFirst` search ranks before filtering. */
 const INDEX_FIRST_FETCH = 4;
+/** The most excluded ids an `indexFirst` search fetches extra rows for. */
+const EXCLUDED_FETCH_MAX = 2000;
 
 function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);

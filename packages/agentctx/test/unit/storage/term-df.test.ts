@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetNamespace } from '../../../src/core/records/reset.js';
 import { extractTerms, type QueryTerm } from '../../../src/storage/fts-query.js';
@@ -50,6 +51,20 @@ function vocab(term: QueryTerm): number {
   return variants + exact(term.stem);
 }
 
+/** Words whose count in the copy differs from the index's (either side missing counts too). */
+function copyDiff(): number {
+  return (
+    s.db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM (
+           SELECT v.term FROM records_fts_vocab v LEFT JOIN term_df d ON d.term = v.term WHERE d.doc IS NOT v.doc
+           UNION ALL
+           SELECT d.term FROM term_df d LEFT JOIN records_fts_vocab v ON v.term = d.term WHERE v.term IS NULL)`,
+      )
+      .get() as { n: number }
+  ).n;
+}
+
 const copied = () => (s.db.prepare('SELECT COUNT(*) AS n FROM term_df').get() as { n: number }).n;
 
 describe('term_df: document frequencies without walking posting lists', () => {
@@ -72,16 +87,58 @@ describe('term_df: document frequencies without walking posting lists', () => {
     expect(termDfLookup(s.db)(extractTerms('zebra')[0]!)).toBe(0);
   });
 
-  it('finds words written after the rebuild; rebuilds once the store has changed enough', () => {
+  it('finds words written after the rebuild; the next refresh adds them to the copy', () => {
     addRecords(300);
     refreshTermDf(s.db);
-    addRecords(5, 300, 'kraken');
+    addRecords(5, 300, 'kraken pet');
     const kraken = extractTerms('kraken')[0]!;
     expect(termDfLookup(s.db)(kraken)).toBe(5); // not in the copy: counted in the index
-    expect(refreshTermDf(s.db)).toEqual({ rebuilt: false, terms: -1 }); // 5 of 305: not yet
-    addRecords(250, 305, 'kraken');
-    expect(refreshTermDf(s.db)).toMatchObject({ rebuilt: true });
-    expect(termDfLookup(s.db)(kraken)).toBe(255);
+    expect(refreshTermDf(s.db)).toMatchObject({ rebuilt: true, mode: 'added' });
+    expect(copyDiff()).toBe(0);
+    expect(refreshTermDf(s.db)).toEqual({ rebuilt: false, terms: -1 }); // nothing new since
+  });
+
+  it('after every refresh equals fts5vocab, whatever was inserted, deleted or rewritten between', () => {
+    const op = fc.oneof(
+      fc.record({
+        kind: fc.constant('add' as const),
+        n: fc.integer({ min: 1, max: 6 }),
+        extra: fc.constantFrom('', 'kraken', 'pet ledger', 'zebra retries'),
+      }),
+      fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
+      fc.record({
+        kind: fc.constant('rewrite' as const),
+        pick: fc.nat(),
+        extra: fc.constantFrom('narwhal', 'queue queue', ''),
+      }),
+      fc.record({ kind: fc.constant('refresh' as const) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 14 }), (ops) => {
+        s.db.exec('DELETE FROM records; DELETE FROM term_df; DELETE FROM term_df_meta;');
+        let next = 0;
+        addRecords(40, next);
+        next += 40;
+        refreshTermDf(s.db);
+        for (const o of ops) {
+          const ids = s.db.prepare('SELECT id FROM records ORDER BY rowid').pluck().all() as string[];
+          if (o.kind === 'add') {
+            addRecords(o.n, next, o.extra);
+            next += o.n;
+          } else if (o.kind === 'delete' && ids.length > 0) {
+            s.db.prepare('DELETE FROM records WHERE id = ?').run(ids[o.pick % ids.length]);
+          } else if (o.kind === 'rewrite' && ids.length > 0) {
+            s.db.prepare('UPDATE records SET body = ? WHERE id = ?').run(o.extra, ids[o.pick % ids.length]);
+          } else if (o.kind === 'refresh') {
+            refreshTermDf(s.db);
+            expect(copyDiff()).toBe(0);
+          }
+        }
+        refreshTermDf(s.db);
+        expect(copyDiff()).toBe(0);
+      }),
+      { seed: 2020, numRuns: 40 },
+    );
   });
 
   it('is cleared by a reset, so counts of deleted records are not used', () => {

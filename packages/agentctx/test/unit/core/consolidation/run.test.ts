@@ -353,6 +353,28 @@ describe('consolidate', () => {
     }
   });
 
+  it('proposes a near copy written after an earlier run (term counts kept in step by each run)', () => {
+    const s = store('later-copy');
+    populate(s);
+    const fact = {
+      title: 'Keep the kestrelwing ledger export behind the quillfeather flag',
+      body: 'The kestrelwing export writes quillfeather rows; leave it off until the audit passes.',
+    };
+    const first = createRecord(s.deps, { type: 'decision', ...fact, source: 'cli', confidence: 'explicit' });
+    consolidate(s.consolidateDeps()); // counts its rare words once each
+    // a near copy (one word differs), written after the run that counted the first one's words
+    const copy = createRecord(s.deps, {
+      type: 'decision',
+      title: fact.title,
+      body: fact.body.replace('passes', 'finishes'),
+      source: 'cli',
+      confidence: 'explicit',
+    });
+    consolidate(s.consolidateDeps());
+    const pairs = listMergeCandidates(s.db, [PROJECT, '_global'], 500).map((c) => [c.record_a, c.record_b]);
+    expect(pairs).toContainEqual([first.id, copy.id]);
+  });
+
   it('stops the near-duplicate scan at its time box and resumes it on the next run', () => {
     const ref = store('ref2');
     populate(ref);

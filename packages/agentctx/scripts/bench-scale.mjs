@@ -1,0 +1,536 @@
+// The scale benchmark (issue 20): a store shaped like a year of daily use across a dozen
+// repositories — 12 projects × 8,000 records plus 4,000 global ones (100,000; `--records 10000`
+// keeps the shape at a tenth) — with realistic text: a shared developer vocabulary plus each
+// project's own identifiers (modules, functions, vendors), Zipf-skewed. Against it, in one run:
+//   1. `agentctx consolidate` in one project: the first run (keyword only) and a rerun;
+//   2. the hooks against `node -e 0`, interleaved: SessionStart, a short and a 55-word prompt;
+//   3. one long session: prompt 1 vs prompt N of a session whose dedup set grows;
+//   4. the MCP server: spawn → first ctx_search result, ctx_search on an open connection, and
+//      its resident memory after 100 and 1,000 calls;
+//   5. eight sessions at once: eight MCP servers (one per project) searching, prompt and Stop
+//      hooks firing in all eight, one consolidation running; a probe takes the store's write
+//      lock (BEGIN IMMEDIATE) every 20 ms and times each wait; the servers' total memory.
+// Run `npm run build` first. Usage: node scripts/bench-scale.mjs [--records 100000] [--rounds 15]
+//   [--session-prompts 1000] [--spawns 9] [--keep]
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { benchEnv, LONG, SHORT } from './hook-bench-store.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const Database = createRequire(import.meta.url)('better-sqlite3');
+const argv = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] ? argv[i + 1] : def;
+};
+/** `--bin` measures another build (a checkout of main, for before/after figures). */
+const BIN = opt('bin', join(root, 'bin', 'agentctx.cjs'));
+const RECORDS = Number(opt('records', '100000'));
+const ROUNDS = Number(opt('rounds', '15'));
+const SESSION_PROMPTS = Number(opt('session-prompts', '1000'));
+const SPAWNS = Number(opt('spawns', '9'));
+const PROJECTS = 12;
+const PER_PROJECT = Math.round((RECORDS * 0.96) / PROJECTS);
+const GLOBAL = RECORDS - PER_PROJECT * PROJECTS;
+
+// ---- text --------------------------------------------------------------------------------
+let seed = 2020;
+function rand() {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const pick = (a) => a[Math.floor(rand() * a.length)];
+const zipf = (a) => a[Math.min(a.length - 1, Math.floor(a.length ** rand()) - 1)];
+const COMMON = `the a to of in for on with when and is it we use not by from after before so but
+only every each this that all new old keep run add fix check move write read call return set get`
+  .split(/\s+/)
+  .filter(Boolean);
+const DEV = `auth session token refresh cookie middleware router handler request response cache redis
+postgres migration schema index query transaction retry backoff timeout queue worker job cron webhook
+payload signature stripe invoice billing subscription tenant account user role permission policy
+audit log logger metrics tracing span exporter build bundle esbuild vite webpack typescript eslint
+biome prettier vitest jest fixture mock snapshot coverage docker compose kubernetes helm deploy
+staging production rollout feature flag config env secret vault bucket upload image resize thumbnail
+cdn graphql resolver mutation websocket socket reconnect heartbeat rate limit throttle debounce
+pagination cursor offset sort filter search fulltext sqlite wal busy lock mutex race condition
+deadlock memory leak heap profile flame latency regression benchmark allocation buffer stream pipe
+backpressure encoding utf8 locale timezone date parsing validation error boundary fallback circuit
+breaker health readiness liveness probe monorepo workspace package version semver changelog release
+tag branch rebase merge conflict hook commit lint format pipeline artifact terraform lambda gateway
+proxy nginx certificate dns tls oauth jwt csrf cors header form modal button layout theme css grid
+animation render hydration server client component state store reducer selector effect context
+prop slot template route loader action endpoint controller service repository entity model dto
+serializer parser lexer compiler plugin adapter driver pool connection replica shard partition`
+  .split(/\s+/)
+  .filter(Boolean);
+const SYL = [
+  'ka',
+  'lo',
+  'mer',
+  'ti',
+  'zan',
+  'qu',
+  'bri',
+  'dor',
+  'fel',
+  'gra',
+  'hon',
+  'jis',
+  'vek',
+  'nup',
+  'ost',
+  'ry',
+  'sel',
+  'wu',
+];
+const SUFFIX = ['', '', '', 'Service', 'Handler', 'Store', 'Client', 'Job', 'Queue', 'View', 'Api', '_test'];
+/** A project's own identifiers (its modules, functions, vendors, error codes). */
+function identifiers(p, n) {
+  return Array.from({ length: n }, (_, i) => {
+    let k = i * 7 + p * 7919 + 13;
+    let w = '';
+    for (let j = 0; j < 3; j++) {
+      w += SYL[k % SYL.length];
+      k = Math.floor(k / SYL.length) + j + p;
+    }
+    return `${w}${SUFFIX[(i + p) % SUFFIX.length]}`;
+  });
+}
+const TYPES = [
+  ['decision', 0.2],
+  ['convention', 0.15],
+  ['preference', 0.1],
+  ['discovery', 0.25],
+  ['bugfix', 0.22],
+  ['handover', 0.04],
+  ['profile', 0.04],
+];
+function pickType(global) {
+  if (global) return rand() < 0.7 ? 'preference' : 'convention';
+  let x = rand();
+  for (const [t, w] of TYPES) {
+    x -= w;
+    if (x <= 0) return t;
+  }
+  return 'discovery';
+}
+function sentence(own, n) {
+  const w = Array.from({ length: n }, () => {
+    const r = rand();
+    return r < 0.35 ? pick(COMMON) : r < 0.7 ? zipf(DEV) : zipf(own);
+  });
+  return `${w[0][0].toUpperCase()}${w[0].slice(1)} ${w.slice(1).join(' ')}.`;
+}
+const body = (own) =>
+  Array.from({ length: 1 + Math.floor(rand() * 4) }, () => sentence(own, 6 + Math.floor(rand() * 12))).join(
+    ' ',
+  );
+const CROCK = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+function ulid(i) {
+  const t = (1_700_000_000_000 + i * 1000).toString(32).toUpperCase().padStart(10, '0');
+  let r = '';
+  for (let k = 0; k < 16; k++) r += CROCK[Math.floor(rand() * 32)];
+  return (t + r).slice(0, 26);
+}
+
+// ---- timing helpers ----------------------------------------------------------------------
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length === 0 ? Number.NaN : s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? Number.NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+const f1 = (x) => x.toFixed(1);
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+function timeSync(args, input, env, cwd) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { input, env, cwd, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return { ms, out: r.stdout };
+}
+function timeAsync(args, input, env, cwd) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const c = spawn(process.execPath, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    c.stdout.on('data', (d) => {
+      out += d;
+    });
+    c.on('error', reject);
+    c.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}`));
+      else resolve({ ms, out });
+    });
+    c.stdin.end(input);
+  });
+}
+/** Resident memory of a process, MB: all of it, and its private (anonymous) part. */
+const memoryOf = (pid) => {
+  const s = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (k) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? 0) / 1024;
+  return { rss: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile') };
+};
+const mem = (m) =>
+  `${f1(m.rss)} MB (private ${f1(m.anon)} MB, file pages of the store and code ${f1(m.file)} MB)`;
+
+// ---- the store ---------------------------------------------------------------------------
+const dir = mkdtempSync(join(tmpdir(), 'agentctx-bench-scale-'));
+const home = join(dir, 'home');
+const env = benchEnv(home);
+const dbPath = join(home, '.agentctx', 'agentctx.db');
+const repos = [];
+const out = [];
+const say = (line = '') => {
+  out.push(line);
+  console.log(line);
+};
+
+function buildStore() {
+  const t0 = performance.now();
+  const ids = [];
+  for (let p = 0; p < PROJECTS; p++) {
+    const repo = join(dir, `repo${p}`);
+    mkdirSync(join(repo, '.git'), { recursive: true });
+    writeFileSync(
+      join(repo, '.git', 'config'),
+      `[remote "origin"]\n\turl = git@github.com:acme/app-${p}.git\n`,
+    );
+    const s = spawnSync(process.execPath, [BIN, 'status', '--json'], { cwd: repo, env, encoding: 'utf8' });
+    if (s.status !== 0) throw new Error(`agentctx status failed: ${s.stderr}`);
+    const id = JSON.parse(s.stdout).project?.id ?? JSON.parse(s.stdout).project_id;
+    if (!id) throw new Error(`no project id in ${s.stdout.slice(0, 300)}`);
+    repos.push(repo);
+    ids.push(id);
+  }
+  const db = new Database(dbPath);
+  const insert = db.prepare(
+    `INSERT INTO records (id, project_id, type, title, body, scope, pinned, confidence, reinforce_count,
+       valid_from, recorded_at, superseded_at, superseded_by, source, session_id)
+     VALUES (?, ?, ?, ?, ?, ?, 0, ?, 0, ?, ?, ?, NULL, ?, ?)`,
+  );
+  const own = ids.map((_, p) => identifiers(p, 3000));
+  const globalOwn = identifiers(99, 800);
+  const handover = new Set();
+  let i = 0;
+  const add = (owner, global, words) => {
+    const type = pickType(global);
+    const at = new Date(Date.UTC(2025, 0, 1) + i * 300_000).toISOString();
+    let superseded = rand() < 0.12 ? at : null;
+    if (type === 'handover' || type === 'profile') {
+      if (type === 'handover' && !superseded && handover.has(owner)) superseded = at;
+      if (type === 'handover' && !superseded) handover.add(owner);
+      if (type === 'profile') superseded = at; // keyed: older profile facts, retired
+    }
+    insert.run(
+      ulid(i),
+      owner,
+      type,
+      sentence(words, 4 + Math.floor(rand() * 7)).slice(0, 119),
+      body(words),
+      global ? 'global' : 'project',
+      rand() < 0.4 ? 'explicit' : 'inferred',
+      at,
+      at,
+      superseded,
+      rand() < 0.5 ? 'llm_extraction' : 'cli',
+      `sess-${i % 900}`,
+    );
+    i++;
+  };
+  db.transaction(() => {
+    // interleaved in time, as a year of work across repositories is
+    const total = PER_PROJECT * PROJECTS + GLOBAL;
+    const left = ids.map(() => PER_PROJECT);
+    let g = GLOBAL;
+    for (let n = 0; n < total; n++) {
+      const r = Math.floor(rand() * total);
+      if (r < GLOBAL && g > 0) {
+        g--;
+        add('_global', true, globalOwn);
+        continue;
+      }
+      let p = Math.floor(rand() * PROJECTS);
+      while (left[p] === 0) p = (p + 1) % PROJECTS;
+      if (left[p] === 0 && g > 0) {
+        g--;
+        add('_global', true, globalOwn);
+        continue;
+      }
+      left[p]--;
+      add(ids[p], false, own[p]);
+    }
+  })();
+  const n = db.prepare('SELECT COUNT(*) AS n FROM records').get().n;
+  db.close();
+  return { ids, ms: performance.now() - t0, n };
+}
+
+function consolidate(repo, extra = []) {
+  const r = timeSync([BIN, 'consolidate', '--json', '--budget-ms', '900000', ...extra], '', env, repo);
+  const s = JSON.parse(r.out);
+  const summary = Array.isArray(s) ? s[0] : (s.project ?? s);
+  return { ms: r.ms, summary };
+}
+
+// ---- 1. consolidation ----------------------------------------------------------------------
+async function main() {
+  const built = buildStore();
+  say(
+    `agentctx scale benchmark — node ${process.version}; ${built.n} records (${PROJECTS} projects × ${PER_PROJECT} + ${GLOBAL} global), built in ${f1(built.ms / 1000)} s; load average ${load()}`,
+  );
+  const repo = repos[0];
+  const nodeBase = () => median(Array.from({ length: 7 }, () => timeSync(['-e', '0'], '', env, repo).ms));
+  say('');
+  say('### Consolidation (project 1: its records and the global ones)');
+  const first = consolidate(repo);
+  const steps = (s) => (s.steps ?? []).map((x) => `${x.name} ${x.ms}`).join(', ');
+  say(`first run (keyword only): ${f1(first.ms / 1000)} s; steps ms: ${steps(first.summary)}`);
+  const again = consolidate(repo);
+  say(`rerun: ${f1(again.ms / 1000)} s; steps ms: ${steps(again.summary)}`);
+  say(`(load average ${load()})`);
+
+  // ---- 2. hooks -------------------------------------------------------------------------
+  const samples = { node: [], start: [], short: [], long: [] };
+  for (let i = 0; i < ROUNDS + 2; i++) {
+    const sid = `scale-${i}`;
+    const payload = (extra) =>
+      JSON.stringify({ session_id: sid, transcript_path: '/dev/null', cwd: repo, ...extra });
+    const a = timeSync(['-e', '0'], '', env, repo).ms;
+    const b = timeSync(
+      [BIN, 'hook', 'session-start'],
+      payload({ hook_event_name: 'SessionStart', source: 'startup' }),
+      env,
+      repo,
+    ).ms;
+    const c = timeSync(
+      [BIN, 'hook', 'user-prompt-submit'],
+      JSON.stringify({
+        session_id: `${sid}-s`,
+        cwd: repo,
+        transcript_path: '/dev/null',
+        hook_event_name: 'UserPromptSubmit',
+        prompt: SHORT,
+      }),
+      env,
+      repo,
+    ).ms;
+    const d = timeSync(
+      [BIN, 'hook', 'user-prompt-submit'],
+      JSON.stringify({
+        session_id: `${sid}-l`,
+        cwd: repo,
+        transcript_path: '/dev/null',
+        hook_event_name: 'UserPromptSubmit',
+        prompt: LONG,
+      }),
+      env,
+      repo,
+    ).ms;
+    if (i < 2) continue;
+    samples.node.push(a);
+    samples.start.push(b);
+    samples.short.push(c);
+    samples.long.push(d);
+  }
+  const base = median(samples.node);
+  const x = (k) => `${f1(median(samples[k]))} ms (${(median(samples[k]) / base).toFixed(2)}×)`;
+  say('');
+  say(`### Hooks (${ROUNDS} interleaved rounds; load average ${load()})`);
+  say(
+    `node -e 0 ${f1(base)} ms; SessionStart ${x('start')}; prompt short ${x('short')}; prompt 55 words ${x('long')}`,
+  );
+
+  // ---- 3. a long session ----------------------------------------------------------------
+  const prompts = [];
+  const ownWords = identifiers(0, 3000);
+  for (let k = 0; k < SESSION_PROMPTS; k++)
+    prompts.push(
+      `How do we handle ${zipf(DEV)} ${zipf(ownWords)} in the ${zipf(DEV)} ${pick(['path', 'flow', 'step'])}?`,
+    );
+  const times = [];
+  let injected = 0;
+  const nodeTimes = [];
+  for (let k = 0; k < SESSION_PROMPTS; k++) {
+    const r = timeSync(
+      [BIN, 'hook', 'user-prompt-submit'],
+      JSON.stringify({
+        session_id: 'scale-long',
+        cwd: repo,
+        transcript_path: '/dev/null',
+        hook_event_name: 'UserPromptSubmit',
+        prompt: prompts[k],
+      }),
+      env,
+      repo,
+    );
+    times.push(r.ms);
+    if (r.out) injected++;
+    if (k % 50 === 0) nodeTimes.push(timeSync(['-e', '0'], '', env, repo).ms);
+  }
+  const dedup = (() => {
+    try {
+      return JSON.parse(readFileSync(join(env.AGENTCTX_TMPDIR, 'agentctx-scale-long.json'), 'utf8')).injected
+        .length;
+    } catch {
+      return 'unknown';
+    }
+  })();
+  const head = times.slice(0, 20);
+  const tail = times.slice(-20);
+  const nb = median(nodeTimes);
+  say('');
+  say(`### One session of ${SESSION_PROMPTS} prompts (load average ${load()})`);
+  say(
+    `prompts 1–20: median ${f1(median(head))} ms (${(median(head) / nb).toFixed(2)}×); prompts ${SESSION_PROMPTS - 19}–${SESSION_PROMPTS}: median ${f1(median(tail))} ms (${(median(tail) / nb).toFixed(2)}×); node -e 0 ${f1(nb)} ms; ${injected} prompts injected; dedup set at the end: ${dedup} ids`,
+  );
+
+  // ---- 4. the MCP server ----------------------------------------------------------------
+  const connect = async (cwd) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp'],
+      cwd,
+      env,
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'bench-scale', version: '0' });
+    await client.connect(transport);
+    return { client, transport };
+  };
+  const queries = Array.from({ length: 200 }, () => `${zipf(DEV)} ${zipf(ownWords)} ${zipf(DEV)}`);
+  const spawnTimes = [];
+  const nodeSpawn = [];
+  for (let k = 0; k < SPAWNS; k++) {
+    nodeSpawn.push(timeSync(['-e', '0'], '', env, repo).ms);
+    const t0 = performance.now();
+    const c = await connect(repo);
+    await c.client.callTool({ name: 'ctx_search', arguments: { query: queries[k] } });
+    spawnTimes.push(performance.now() - t0);
+    await c.client.close();
+  }
+  const c = await connect(repo);
+  const call = [];
+  let rss100 = null;
+  for (let k = 0; k < 1000; k++) {
+    const t0 = performance.now();
+    await c.client.callTool({ name: 'ctx_search', arguments: { query: queries[k % queries.length] } });
+    call.push(performance.now() - t0);
+    if (k === 99) rss100 = memoryOf(c.transport.pid);
+  }
+  const rss1000 = memoryOf(c.transport.pid);
+  await c.client.close();
+  const ns = median(nodeSpawn);
+  say('');
+  say(`### MCP server (load average ${load()})`);
+  say(
+    `spawn → first ctx_search result: median ${f1(median(spawnTimes))} ms (${(median(spawnTimes) / ns).toFixed(2)}× node -e 0 ${f1(ns)} ms); ctx_search on an open connection: median ${median(call).toFixed(2)} ms, p95 ${quantile(call, 0.95).toFixed(2)} ms; resident memory after 100 calls ${mem(rss100)}, after 1,000 calls ${mem(rss1000)}`,
+  );
+
+  // ---- 5. eight sessions at once --------------------------------------------------------
+  const SESSIONS = 8;
+  const servers = await Promise.all(repos.slice(0, SESSIONS).map((r) => connect(r)));
+  const probe = new Database(dbPath, { timeout: 60_000 });
+  const waits = [];
+  let stop = false;
+  const probeLoop = (async () => {
+    while (!stop) {
+      const t0 = performance.now();
+      probe.prepare('BEGIN IMMEDIATE').run();
+      waits.push(performance.now() - t0);
+      probe.prepare('ROLLBACK').run();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  // a consolidation of a project whose watermarks are gone: a first run's work, holding write locks
+  const consolidation = timeAsync(
+    [BIN, 'consolidate', '--json', '--rebuild', '--budget-ms', '900000'],
+    '',
+    env,
+    repos[SESSIONS],
+  );
+  const hookTimes = { prompt: [], stop: [] };
+  const mcpTimes = [];
+  const deadline = performance.now() + 40_000;
+  const session = async (s) => {
+    let k = 0;
+    const cwd = repos[s];
+    while (performance.now() < deadline) {
+      const q = `${zipf(DEV)} ${zipf(identifiers(s, 3000))} ${zipf(DEV)}`;
+      const t0 = performance.now();
+      await servers[s].client.callTool({ name: 'ctx_search', arguments: { query: q } });
+      mcpTimes.push(performance.now() - t0);
+      const p = await timeAsync(
+        [BIN, 'hook', 'user-prompt-submit'],
+        JSON.stringify({
+          session_id: `eight-${s}`,
+          cwd,
+          transcript_path: '/dev/null',
+          hook_event_name: 'UserPromptSubmit',
+          prompt: `What did we decide about ${q}?`,
+        }),
+        env,
+        cwd,
+      );
+      hookTimes.prompt.push(p.ms);
+      if (k++ % 3 === 2) {
+        const st = await timeAsync(
+          [BIN, 'hook', 'stop'],
+          JSON.stringify({ session_id: `eight-${s}`, cwd, hook_event_name: 'Stop' }),
+          env,
+          cwd,
+        );
+        hookTimes.stop.push(st.ms);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: SESSIONS }, (_, s) => session(s)));
+  const mems = servers.map((sv) => memoryOf(sv.transport.pid));
+  const rssTotal = {
+    rss: mems.reduce((n, m) => n + m.rss, 0),
+    anon: mems.reduce((n, m) => n + m.anon, 0),
+    file: mems.reduce((n, m) => n + m.file, 0),
+  };
+  const cons = await consolidation;
+  stop = true;
+  await probeLoop;
+  probe.close();
+  await Promise.all(servers.map((sv) => sv.client.close()));
+  const dist = (xs) =>
+    `n ${xs.length}, median ${f1(median(xs))}, p95 ${f1(quantile(xs, 0.95))}, p99 ${f1(quantile(xs, 0.99))}, max ${f1(Math.max(...xs))} ms`;
+  say('');
+  say(`### ${SESSIONS} sessions at once (40 s; load average ${load()})`);
+  say(
+    `write-lock waits (probe, BEGIN IMMEDIATE every 20 ms): ${dist(waits)}; over 50 ms: ${waits.filter((w) => w > 50).length}`,
+  );
+  say(`prompt hook wall time: ${dist(hookTimes.prompt)}`);
+  say(`Stop hook wall time: ${dist(hookTimes.stop)}`);
+  say(`ctx_search round trip: ${dist(mcpTimes)}`);
+  say(`consolidation running beside them (--rebuild): ${f1(cons.ms / 1000)} s`);
+  say(
+    `the ${SESSIONS} MCP servers' resident memory together: ${mem(rssTotal)} (file pages are shared between them)`,
+  );
+  say(`node -e 0 (for the ratios above): ${f1(nodeBase())} ms`);
+}
+
+try {
+  await main();
+} finally {
+  if (argv.includes('--keep')) console.log(`kept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+}

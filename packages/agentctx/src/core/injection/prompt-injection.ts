@@ -1,3 +1,4 @@
+import type { ContextRecord } from '../../shared/types.js';
 import { extractTerms } from '../../storage/fts-query.js';
 import type { Db } from '../../storage/open.js';
 import { search } from '../retrieval/search.js';
@@ -29,6 +30,10 @@ export interface PromptInjectionInput {
   /** The session asking: its own hook observations are already in its context. */
   sessionId?: string;
   now: Date;
+  /** Records the asker already holds some other way (a subagent's task quoting them). */
+  skip?: (record: ContextRecord) => boolean;
+  /** The block's first line; the prompt hook's own by default. */
+  header?: string;
 }
 
 /** Whether a prompt is worth a search at all: not empty, not a bare slash command, has words. */
@@ -50,7 +55,9 @@ export function promptInjection(db: Db, input: PromptInjectionInput): Injection 
   });
   const sessionId = input.sessionId;
   const hits = res.hits.filter(
-    (h) => !(sessionId && h.record.session_id === sessionId && h.record.source === 'hook_observation'),
+    (h) =>
+      !(sessionId && h.record.session_id === sessionId && h.record.source === 'hook_observation') &&
+      !input.skip?.(h.record),
   );
-  return formatInjection(selectHits(hits, res.terms.length), input.now);
+  return formatInjection(selectHits(hits, res.terms.length), input.now, undefined, input.header);
 }

@@ -8,6 +8,8 @@ export interface ProjectRef {
   /** The origin remote without credentials (remoteForDisplay); the id is derived from the remote as configured. */
   origin: string | null;
   isGit: boolean;
+  /** The main worktree's root (`root` itself outside a linked worktree): what Claude Code keys auto-memory by. */
+  mainRoot?: string;
 }
 
 /** The project a directory belongs to (SPEC §3.4). File reads only: safe on the hook path. */
@@ -19,6 +21,7 @@ export function resolveProject(cwd: string): ProjectRef {
     root: repo.root,
     origin: repo.origin === null ? null : remoteForDisplay(repo.origin),
     isGit: repo.isGit,
+    mainRoot: repo.identityRoot,
   };
 }
 

@@ -25,6 +25,7 @@ export const COMMANDS: Readonly<Record<string, Loader>> = Object.freeze({
   team: async () => (await import('./commands/team.js')).command,
   promote: async () => (await import('./commands/promote.js')).command,
   scrub: async () => (await import('./commands/scrub.js')).command,
+  import: async () => (await import('./commands/import.js')).command,
 });
 
 /** The loader of command `name`; own entries only, so `constructor` or `__proto__` are no command. */

@@ -8,6 +8,7 @@ import { folderPrivacy, snapshotReason } from '../../storage/open.js';
 import { countByConfidence, countByType } from '../../storage/records-repo.js';
 import { listSessions, sessionTotals, tokenWindows } from '../../storage/sessions-repo.js';
 import type { Command } from '../command.js';
+import { autoMemoryStatus } from '../status-auto-memory.js';
 import { embeddingStatus } from '../status-embeddings.js';
 import { ladderStatus } from '../status-ladder.js';
 import { maintenanceStatus } from '../status-maintenance.js';
@@ -51,6 +52,7 @@ export const command: Command = {
     const ladder = ladderStatus({ db, config: a.config, paths: a.paths, env: a.env, now: a.clock() });
     // opening the store tightened a loose home already; what is still open could not be
     const privacy = folderPrivacy(a.paths.home);
+    const autoMemory = autoMemoryStatus(a.env, a.project);
     const json = {
       project_id: a.project.id,
       project: a.project.name,
@@ -75,6 +77,7 @@ export const command: Command = {
       ...maintenance.json,
       ...semantic.json,
       ...ladder.json,
+      ...autoMemory.json,
       llm: {
         backend: backend.configured,
         active: backend.active,
@@ -117,6 +120,7 @@ export const command: Command = {
       ...maintenance.lines,
       ...semantic.lines,
       ...ladder.lines,
+      ...autoMemory.lines,
     ].join('\n');
     return { json, text };
   },

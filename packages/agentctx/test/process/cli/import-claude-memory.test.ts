@@ -229,9 +229,8 @@ describe('agentctx import claude-memory', () => {
         n += 1;
         const dir = join(tmp.path, `gen${n}`);
         mkdirSync(dir, { recursive: true });
-        notes.forEach((x, i) =>
-          writeFileSync(join(dir, `n${i}.md`), topic(`n${i}`, x.d.replace(/\n/g, ' '), 'user', x.b)),
-        );
+        for (const [i, x] of notes.entries())
+          writeFileSync(join(dir, `n${i}.md`), topic(`n${i}`, x.d.replace(/\n/g, ' '), 'user', x.b));
         const first = runJson<ImportJson>(['import', 'claude-memory', '--dir', dir], { cwd: repo, env });
         expect(first.code, first.stderr).toBe(0);
         expect(first.json.created.length + first.json.unchanged).toBeLessThanOrEqual(notes.length);

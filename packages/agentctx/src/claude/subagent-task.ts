@@ -130,6 +130,8 @@ export interface TaskLookup {
    * call still waiting for its result, or several such calls (siblings launched together).
    */
   from: 'launch' | 'own' | 'pending' | 'siblings' | 'none';
+  /** The parent transcript could not be read at all. */
+  missing?: boolean;
 }
 
 /**
@@ -143,11 +145,13 @@ export function lookUpTask(transcriptPath: string, sessionId: string, agentId: s
   try {
     text = readTail(transcriptPath, TASK_TAIL_BYTES);
   } catch {
-    text = '';
+    // no transcript to wait for (Claude Code writes it long before any subagent starts)
+    return { text: '', from: 'none', missing: true };
   }
   for (const line of text.split('\n')) {
     // cheap filter first: most lines are attachments and request snapshots
-    if (!line.includes('"tool_use"') && !line.includes('agentId')) continue;
+    if (!line.includes('"tool_use"') && !line.includes('"tool_result"') && !line.includes('agentId'))
+      continue;
     try {
       const o = JSON.parse(line) as unknown;
       if (isObject(o)) scanLine(o, scan);
@@ -189,7 +193,7 @@ export function subagentTask(
   for (;;) {
     const found = lookUpTask(transcriptPath, sessionId, agentId);
     if (found.from === 'launch' || found.from === 'own' || found.from === 'pending') return found;
-    if (Date.now() >= deadline || !transcriptPath) return found;
+    if (found.missing || Date.now() >= deadline || !transcriptPath) return found;
     sleepSync(POLL_MS);
   }
 }

@@ -34,6 +34,9 @@ function normalise(text: string, dir: string, known: ReadonlySet<string>): strin
   return text
     .split(dir)
     .join('<world>')
+    // Claude Code's folder name for a directory under the world (status: auto-memory)
+    .split(dir.replace(/[^A-Za-z0-9]/g, '-'))
+    .join('<world>')
     .replace(ULID, (id) => {
       if (known.has(id)) return id;
       if (!fresh.has(id)) fresh.set(id, `<new-${fresh.size + 1}>`);

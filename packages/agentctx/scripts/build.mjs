@@ -58,7 +58,14 @@ const HOOK_EVENTS = (() => {
 })();
 // Events that always open the store carry better-sqlite3's JavaScript inside (initialised on
 // first use); the others load dist/sqlite-driver.cjs if they ever need it.
-const STORE_EVENTS = new Set(['user-prompt-submit', 'stop', 'pre-compact', 'post-tool-use', 'session-end']);
+const STORE_EVENTS = new Set([
+  'user-prompt-submit',
+  'stop',
+  'pre-compact',
+  'post-tool-use',
+  'session-end',
+  'subagent-start',
+]);
 const inlineDriver = {
   name: 'inline-sqlite-driver',
   setup(b) {

@@ -7,6 +7,7 @@ import { type Db, needsWrite, openDb, snapshotReason } from '../storage/open.js'
 import { type Config, loadConfig } from './config.js';
 import { type Paths, resolvePaths } from './paths.js';
 import { type ProjectRef, resolveProject } from './project.js';
+import { adoptWorktreeProjects } from './worktree-adopt.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -74,14 +75,20 @@ export function createApp(opts: AppOptions = {}): App {
       return config;
     },
     get db() {
-      db ??= openStore(paths.db);
+      if (!db) {
+        db = openStore(paths.db);
+        adoptWorktreeProjects(db, project, paths, clock());
+      }
       return db;
     },
     get readDb() {
       if (!db && !snapshot) {
         const opened = openDb(paths.db, { readFallback: true });
         if (snapshotReason(opened)) snapshot = opened;
-        else db = opened;
+        else {
+          db = opened;
+          adoptWorktreeProjects(db, project, paths, clock());
+        }
       }
       return db ?? (snapshot as Db);
     },

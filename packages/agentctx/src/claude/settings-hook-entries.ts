@@ -27,6 +27,8 @@ export const HOOK_SPECS: readonly HookSpec[] = [
   { event: 'Stop', slug: 'stop', timeout: 10 },
   { event: 'SessionEnd', slug: 'session-end', timeout: 10 },
   { event: 'CwdChanged', slug: 'cwd-changed', timeout: 10 },
+  // a subagent starts with none of the session's injections: it gets its own, for its task
+  { event: 'SubagentStart', slug: 'subagent-start', timeout: 10 },
 ];
 
 /** Every command agentctx writes starts with this; nothing else in a settings file does. */

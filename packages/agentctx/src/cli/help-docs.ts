@@ -248,6 +248,12 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
     },
     examples: ['agentctx incognito', 'agentctx incognito off', 'agentctx incognito status'],
   },
+  import: {
+    group: 'setup',
+    line: "take Claude Code's auto-memory notes in as records (a second import adds nothing)",
+    options: { dir: "read the notes from DIR instead of this project's auto-memory folder" },
+    examples: ['agentctx import claude-memory', 'agentctx import claude-memory --json'],
+  },
   promote: {
     group: 'everyday',
     line: 'mark records as team records (they go into .agentctx/context.md)',

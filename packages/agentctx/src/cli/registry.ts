@@ -29,6 +29,7 @@ export const COMMANDS: Readonly<Record<string, Loader>> = Object.freeze({
   review: async () => (await import('./commands/review.js')).command,
   confirm: async () => (await import('./commands/confirm.js')).command,
   retire: async () => (await import('./commands/retire.js')).command,
+  import: async () => (await import('./commands/import.js')).command,
 });
 
 /** The loader of command `name`; own entries only, so `constructor` or `__proto__` are no command. */

@@ -11,6 +11,7 @@ export const HOOK_NAMES = [
   'post-tool-use',
   'session-end',
   'cwd-changed',
+  'subagent-start',
 ] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
 
@@ -62,6 +63,15 @@ export interface CwdChangedEvent extends BaseEvent {
   newCwd: string;
 }
 
+export interface SubagentStartEvent extends BaseEvent {
+  kind: 'subagent-start';
+  /** The subagent's id (its transcript is `<session>/subagents/agent-<id>.jsonl`). */
+  agentId: string;
+  agentType: string;
+  /** The task, when the payload carries it (claude 2.1.332 does not: see claude/subagent-task.ts). */
+  prompt: string;
+}
+
 export type HookEvent =
   | SessionStartEvent
   | UserPromptEvent
@@ -69,7 +79,8 @@ export type HookEvent =
   | PreCompactEvent
   | PostToolUseEvent
   | SessionEndEvent
-  | CwdChangedEvent;
+  | CwdChangedEvent
+  | SubagentStartEvent;
 
 type Obj = Record<string, unknown>;
 
@@ -132,6 +143,14 @@ export function toHookEvent(name: HookName, o: Obj, fallbackCwd: string): HookEv
       };
     case 'session-end':
       return { ...base, kind: name, reason: str(o, 'reason', 64) };
+    case 'subagent-start':
+      return {
+        ...base,
+        kind: name,
+        agentId: str(o, 'agent_id', 256),
+        agentType: str(o, 'agent_type', 256),
+        prompt: str(o, 'prompt', 200_000),
+      };
     case 'cwd-changed': {
       const newCwd = str(o, 'new_cwd', 4096);
       return {

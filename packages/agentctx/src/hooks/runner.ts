@@ -26,6 +26,7 @@ const EVENT_NAMES: Record<HookName, string> = {
   'post-tool-use': 'PostToolUse',
   'session-end': 'SessionEnd',
   'cwd-changed': 'CwdChanged',
+  'subagent-start': 'SubagentStart',
 };
 
 export function isDisabled(env: Env): boolean {

@@ -1,5 +1,5 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { readRegularFile } from './regular-file.js';
 
 export interface RepoInfo {
@@ -9,6 +9,13 @@ export interface RepoInfo {
   origin: string | null;
   /** Whether `root` is a git work tree. */
   isGit: boolean;
+  /**
+   * The path a project without a remote is named by: the same for every worktree of one
+   * repository (see repoIdentityRoot). Equal to `root` outside a linked worktree.
+   */
+  identityRoot: string;
+  /** The repository's shared git dir (worktrees' `commondir`), or null outside git. */
+  commonDir: string | null;
 }
 
 function safeRealpath(p: string): string {
@@ -19,22 +26,95 @@ function safeRealpath(p: string): string {
   }
 }
 
-/** Where the repository's shared config lives, following a `.git` file (worktrees, submodules). */
-function commonGitDir(dotGit: string): string | null {
+interface GitDirs {
+  /** This work tree's own git dir. */
+  gitDir: string;
+  /** The shared one (differs from gitDir in a linked worktree). */
+  common: string;
+  /** Whether gitDir names a commondir: a linked worktree (`git worktree add`). */
+  linked: boolean;
+}
+
+/** Follow a `.git` entry to its git dirs (a `.git` file names the git dir; its `commondir` the shared one). */
+function gitDirs(dotGit: string): GitDirs | null {
   let gitDir = dotGit;
   const st = statSync(dotGit);
   if (st.isFile()) {
-    const m = /^gitdir:\s*(.+)$/m.exec(readRegularFile(dotGit));
+    const m = /^gitdir:\s*(.+)$/m.exec(readRegularFile(dotGit, 64 * 1024));
     if (!m) return null;
     const target = m[1]!.trim();
     gitDir = isAbsolute(target) ? target : resolve(dirname(dotGit), target);
   }
   const commondirFile = join(gitDir, 'commondir');
   if (existsSync(commondirFile)) {
-    const common = readRegularFile(commondirFile).trim();
-    return isAbsolute(common) ? common : resolve(gitDir, common);
+    const common = readRegularFile(commondirFile, 64 * 1024).trim();
+    return { gitDir, common: isAbsolute(common) ? common : resolve(gitDir, common), linked: true };
   }
-  return gitDir;
+  return { gitDir, common: gitDir, linked: false };
+}
+
+/** `core.worktree` of a git config's text (set for submodules' and some separated git dirs). */
+export function worktreeFromConfig(configText: string): string | null {
+  let inCore = false;
+  for (const rawLine of configText.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (line.startsWith('[')) {
+      inCore = /^\[\s*core\s*\]$/i.test(line);
+      continue;
+    }
+    if (!inCore) continue;
+    const m = /^worktree\s*=\s*(.*)$/i.exec(line);
+    if (m) {
+      let value = m[1]!.trim();
+      if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+      return value || null;
+    }
+  }
+  return null;
+}
+
+/**
+ * The path every worktree of one repository is named by when it has no remote: the main
+ * worktree's root. A linked worktree finds it from the shared git dir: its `core.worktree`
+ * when set, else the folder holding it when it is a `.git` folder, else (a bare repository)
+ * the shared git dir itself. Outside a linked worktree this is the work tree's own root, as it
+ * always was, so the projects already stored keep their ids.
+ */
+function repoIdentityRoot(root: string, dirs: GitDirs | null, configText: string | null): string {
+  if (!dirs?.linked) return root;
+  const worktree = configText ? worktreeFromConfig(configText) : null;
+  let main: string;
+  if (worktree) main = isAbsolute(worktree) ? worktree : resolve(dirs.common, worktree);
+  else if (basename(dirs.common) === '.git') main = dirname(dirs.common);
+  else main = dirs.common;
+  return safeRealpath(main);
+}
+
+/**
+ * The roots of the repository's linked worktrees, from `<common>/worktrees/<name>/gitdir`
+ * (each holds the path of the worktree's `.git` file). Worktrees removed with `git worktree
+ * prune` are no longer listed. File reads only; never throws.
+ */
+export function linkedWorktreeRoots(commonDir: string): string[] {
+  const dir = join(commonDir, 'worktrees');
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const roots: string[] = [];
+  for (const name of names) {
+    try {
+      const target = readRegularFile(join(dir, name, 'gitdir'), 64 * 1024).trim();
+      if (!target) continue;
+      const dotGit = isAbsolute(target) ? target : resolve(join(dir, name), target);
+      roots.push(safeRealpath(dirname(dotGit)));
+    } catch {
+      // an unreadable entry names no worktree
+    }
+  }
+  return roots;
 }
 
 /** Read `remote.origin.url` from a git config file's text, without spawning git. */
@@ -69,30 +149,31 @@ export function findRepo(cwd: string): RepoInfo {
     const dotGit = join(dir, '.git');
     if (existsSync(dotGit)) {
       let origin: string | null = null;
+      let dirs: GitDirs | null = null;
+      let configText: string | null = null;
       try {
-        const common = commonGitDir(dotGit);
-        const config = common ? join(common, 'config') : null;
-        if (config && existsSync(config)) origin = originFromConfig(readRegularFile(config));
+        dirs = gitDirs(dotGit);
+        const config = dirs ? join(dirs.common, 'config') : null;
+        if (config && existsSync(config)) {
+          configText = readRegularFile(config);
+          origin = originFromConfig(configText);
+        }
       } catch {
         origin = null;
       }
-      return { root: dir, origin, isGit: true };
+      return {
+        root: dir,
+        origin,
+        isGit: true,
+        identityRoot: repoIdentityRoot(dir, dirs, configText),
+        commonDir: dirs ? safeRealpath(dirs.common) : null,
+      };
     }
     const parent = dirname(dir);
-    if (parent === dir) return { root: start, origin: null, isGit: false };
+    if (parent === dir)
+      return { root: start, origin: null, isGit: false, identityRoot: start, commonDir: null };
     dir = parent;
   }
-}
-
-/** The work tree's own git folder (a `.git` file points to it in worktrees and submodules). */
-function ownGitDir(root: string): string | null {
-  const dotGit = join(root, '.git');
-  if (!existsSync(dotGit)) return null;
-  if (!statSync(dotGit).isFile()) return dotGit;
-  const m = /^gitdir:\s*(.+)$/m.exec(readRegularFile(dotGit));
-  if (!m) return null;
-  const target = m[1]!.trim();
-  return isAbsolute(target) ? target : resolve(root, target);
 }
 
 function looseOrPackedRef(gitDirs: string[], ref: string): string | null {
@@ -121,14 +202,16 @@ function looseOrPackedRef(gitDirs: string[], ref: string): string | null {
  */
 export function headCommit(root: string): string | null {
   try {
-    const gitDir = ownGitDir(root);
-    if (!gitDir) return null;
+    const dotGit = join(root, '.git');
+    if (!existsSync(dotGit)) return null;
+    const found = gitDirs(dotGit);
+    if (!found) return null;
+    const { gitDir, common } = found;
     const head = readRegularFile(join(gitDir, 'HEAD'), 4096).trim();
     if (/^[0-9a-f]{40,64}$/.test(head)) return head;
     const m = /^ref:\s*(\S+)$/.exec(head);
     if (!m) return null;
-    const common = commonGitDir(join(root, '.git'));
-    const dirs = common && common !== gitDir ? [gitDir, common] : [gitDir];
+    const dirs = common !== gitDir ? [gitDir, common] : [gitDir];
     return looseOrPackedRef(dirs, m[1]!);
   } catch {
     return null;

@@ -31,16 +31,21 @@ type Outputs = Record<string, string>;
 
 function normalise(text: string, dir: string, known: ReadonlySet<string>): string {
   const fresh = new Map<string, string>();
-  return text
-    .split(dir)
-    .join('<world>')
-    .replace(ULID, (id) => {
-      if (known.has(id)) return id;
-      if (!fresh.has(id)) fresh.set(id, `<new-${fresh.size + 1}>`);
-      return fresh.get(id)!;
-    })
-    .replace(/"duration_ms":\d+/g, '"duration_ms":0')
-    .replace(/"ms":\d+/g, '"ms":0');
+  return (
+    text
+      .split(dir)
+      .join('<world>')
+      // Claude Code's folder name for a directory under the world (status: auto-memory)
+      .split(dir.replace(/[^A-Za-z0-9]/g, '-'))
+      .join('<world>')
+      .replace(ULID, (id) => {
+        if (known.has(id)) return id;
+        if (!fresh.has(id)) fresh.set(id, `<new-${fresh.size + 1}>`);
+        return fresh.get(id)!;
+      })
+      .replace(/"duration_ms":\d+/g, '"duration_ms":0')
+      .replace(/"ms":\d+/g, '"ms":0')
+  );
 }
 
 async function observe(v: World, model: Model, at: number, from: string): Promise<Outputs> {

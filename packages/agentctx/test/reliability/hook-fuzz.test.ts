@@ -34,6 +34,7 @@ const EVENT_NAMES: Record<string, string> = {
   'post-tool-use': 'PostToolUse',
   'session-end': 'SessionEnd',
   'cwd-changed': 'CwdChanged',
+  'subagent-start': 'SubagentStart',
 };
 
 let w: HookWorld;

@@ -46,6 +46,7 @@ const HOOK_EVENTS: Record<string, string> = {
   'post-tool-use': 'PostToolUse',
   'session-end': 'SessionEnd',
   'cwd-changed': 'CwdChanged',
+  'subagent-start': 'SubagentStart',
 };
 
 function judgeHook(
@@ -144,6 +145,7 @@ export function hooks(w: World, timeoutMs: number): Promise<SurfaceResult>[] {
     }),
     'session-end': base('SessionEnd', { reason: 'exit' }),
     'cwd-changed': base('CwdChanged', { old_cwd: w.repo, new_cwd: w.home }),
+    'subagent-start': base('SubagentStart', { agent_id: 'a0', agent_type: 'general-purpose' }),
   };
   return Object.entries(payloads).map(async ([hook, payload]) => {
     const t0 = Date.now();

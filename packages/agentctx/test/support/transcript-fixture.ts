@@ -135,6 +135,48 @@ export class TranscriptBuilder {
     return this;
   }
 
+  /**
+   * One assistant message launching subagents (the Agent tool), results not yet written: what
+   * the parent transcript holds when a foreground subagent's SubagentStart fires. Returns the
+   * tool-use ids, in order.
+   */
+  agentCalls(tasks: { prompt: string; description?: string; subagent_type?: string }[]): string[] {
+    const ids = tasks.map(() => {
+      this.n++;
+      return `toolu_${this.n.toString().padStart(4, '0')}`;
+    });
+    this.lines.push({
+      ...this.common(),
+      type: 'assistant',
+      message: {
+        id: `msg_${this.n}`,
+        role: 'assistant',
+        content: tasks.map((input, i) => ({ type: 'tool_use', id: ids[i], name: 'Agent', input })),
+      },
+    });
+    return ids;
+  }
+
+  /** The result of a background launch, naming the agent (written before its SubagentStart). */
+  agentLaunched(toolUseId: string, agentId: string, task: { prompt: string; description?: string }): this {
+    this.lines.push({
+      ...this.common(),
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [
+          {
+            tool_use_id: toolUseId,
+            type: 'tool_result',
+            content: [{ type: 'text', text: `agentId: ${agentId}` }],
+          },
+        ],
+      },
+      toolUseResult: { isAsync: true, status: 'async_launched', agentId, ...task },
+    });
+    return this;
+  }
+
   compactSummary(text: string): this {
     this.lines.push({
       ...this.common(),

@@ -10,6 +10,7 @@ import { folderPrivacy, snapshotReason } from '../../storage/open.js';
 import { countByConfidence, countByType } from '../../storage/records-repo.js';
 import { listSessions, sessionTotals, tokenWindows } from '../../storage/sessions-repo.js';
 import type { Command } from '../command.js';
+import { autoMemoryStatus } from '../status-auto-memory.js';
 import { embeddingStatus } from '../status-embeddings.js';
 import { ladderStatus } from '../status-ladder.js';
 import { maintenanceStatus } from '../status-maintenance.js';
@@ -58,6 +59,7 @@ export const command: Command = {
     const privacy = folderPrivacy(a.paths.home);
     const reg = registration(a.env, a.project.root);
     const incognito = readIncognito(a.paths);
+    const autoMemory = autoMemoryStatus(a.env, a.project);
     const json = {
       project_id: a.project.id,
       project: a.project.name,
@@ -90,6 +92,7 @@ export const command: Command = {
       ...maintenance.json,
       ...semantic.json,
       ...ladder.json,
+      ...autoMemory.json,
       llm: {
         backend: backend.configured,
         active: backend.active,
@@ -135,6 +138,7 @@ export const command: Command = {
       ...maintenance.lines,
       ...semantic.lines,
       ...ladder.lines,
+      ...autoMemory.lines,
     ].join('\n');
     return { json, text };
   },

@@ -53,7 +53,7 @@ export function selectHits(hits: readonly SearchHit[], termCount: number): Searc
   return hits.filter((h) => isStrongHit(h, termCount)).slice(0, PROMPT_MAX_RECORDS);
 }
 
-const HEADER =
+export const HEADER =
   'agentctx: project context from earlier sessions that may bear on this prompt. Items marked "unconfirmed" are hypotheses to check, not established facts. Full records: ctx_get with the id.';
 
 function label(r: ContextRecord, now: Date): string {
@@ -109,11 +109,12 @@ export function formatInjection(
   now: Date,
   budget = { tokens: PROMPT_TOKEN_BUDGET, chars: PROMPT_CHAR_BUDGET },
   stale: ReadonlyMap<string, readonly StaleFile[]> = new Map(),
+  header = HEADER,
 ): Injection | null {
-  const parts: string[] = [HEADER];
+  const parts: string[] = [header];
   const ids: string[] = [];
-  let tokens = estimateTokens(HEADER);
-  let chars = HEADER.length;
+  let tokens = estimateTokens(header);
+  let chars = header.length;
   for (const hit of hits.slice(0, PROMPT_MAX_RECORDS)) {
     const r = hit.record;
     const head = `${label(r, now)}\n${titleLine(r, stale.get(r.id))}`;

@@ -1,3 +1,4 @@
+import type { ContextRecord } from '../../shared/types.js';
 import { extractTerms } from '../../storage/fts-query.js';
 import type { Db } from '../../storage/open.js';
 import { staleFilesOf } from '../../storage/staleness-repo.js';
@@ -30,6 +31,10 @@ export interface PromptInjectionInput {
   /** The session asking: its own hook observations are already in its context. */
   sessionId?: string;
   now: Date;
+  /** Records the asker already holds some other way (a subagent's task quoting them). */
+  skip?: (record: ContextRecord) => boolean;
+  /** The block's first line; the prompt hook's own by default. */
+  header?: string;
 }
 
 /** Whether a prompt is worth a search at all: not empty, not a bare slash command, has words. */
@@ -51,12 +56,14 @@ export function promptInjection(db: Db, input: PromptInjectionInput): Injection 
   });
   const sessionId = input.sessionId;
   const hits = res.hits.filter(
-    (h) => !(sessionId && h.record.session_id === sessionId && h.record.source === 'hook_observation'),
+    (h) =>
+      !(sessionId && h.record.session_id === sessionId && h.record.source === 'hook_observation') &&
+      !input.skip?.(h.record),
   );
   const chosen = selectHits(hits, res.terms.length);
   const stale = staleFilesOf(
     db,
     chosen.map((h) => h.record.id),
   );
-  return formatInjection(chosen, input.now, undefined, stale);
+  return formatInjection(chosen, input.now, undefined, stale, input.header);
 }

@@ -6,6 +6,7 @@ import { preCompact } from './pre-compact.js';
 import { sessionEnd } from './session-end.js';
 import { sessionStart } from './session-start.js';
 import { stop } from './stop.js';
+import { subagentStart } from './subagent-start.js';
 import { userPromptSubmit } from './user-prompt-submit.js';
 
 /** What a handler returns: context to inject, or null for no output. */
@@ -19,4 +20,5 @@ export const HANDLERS: { [K in HookName]: Handler<K> } = {
   'post-tool-use': postToolUse,
   'session-end': sessionEnd,
   'cwd-changed': cwdChanged,
+  'subagent-start': subagentStart,
 };

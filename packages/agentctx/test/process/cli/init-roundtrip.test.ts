@@ -29,6 +29,7 @@ const EVENTS = [
   'Stop',
   'SessionEnd',
   'CwdChanged',
+  'SubagentStart',
 ];
 
 const USER_SETTINGS_2 = `{
@@ -134,6 +135,7 @@ describe('agentctx init', () => {
       Stop: 'stop',
       SessionEnd: 'session-end',
       CwdChanged: 'cwd-changed',
+      SubagentStart: 'subagent-start',
     };
     for (const ev of EVENTS) {
       const [group] = settings.hooks[ev];

@@ -11,6 +11,7 @@ const HOOKS = [
   'post-tool-use',
   'session-end',
   'cwd-changed',
+  'subagent-start',
 ];
 
 let w: HookWorld;

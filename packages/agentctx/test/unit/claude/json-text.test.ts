@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseJsonTree, toValue } from '../../../src/claude/json-text.js';
 import { MCP_ENTRY, planRegisterMcp, planUnregisterMcp } from '../../../src/claude/mcp-registration.js';
 import { installedHooks, planInstallHooks, planRemoveHooks } from '../../../src/claude/settings.js';
+import { HOOK_SPECS } from '../../../src/claude/settings-hook-entries.js';
 
 /** A small seeded generator, so failures reproduce. */
 function rng(seed: number): () => number {
@@ -65,7 +66,9 @@ describe('surgical JSON edits', () => {
       for (const [key, value] of Object.entries(settings)) {
         if (key !== 'hooks') expect(installed[key]).toEqual(value);
       }
-      expect(Object.keys(installedHooks(a.text, 'settings.json'))).toHaveLength(8);
+      expect(Object.keys(installedHooks(a.text, 'settings.json'))).toHaveLength(
+        new Set(HOOK_SPECS.map((s) => s.event)).size,
+      );
       const b = planInstallHooks(a.text, 'settings.json');
       expect(b.changed).toBe(false);
       expect(b.text).toBe(a.text);

@@ -24,7 +24,8 @@ function storeRows(dbPath: string): string {
     return tables
       .map(({ name }) => {
         const rows = db.prepare(`SELECT * FROM "${name.replaceAll('"', '""')}"`).all();
-        return `${name}\n${rows.map((r) => JSON.stringify(r)).sort().join('\n')}`;
+        const lines = rows.map((r) => JSON.stringify(r)).sort();
+        return `${name}\n${lines.join('\n')}`;
       })
       .join('\n\n');
   } finally {

@@ -150,19 +150,21 @@ export function reviewSelection(input: QueueInput): ReviewSelection {
   }
 
   // a stale record is asked about as stale (its detail says when it is unconfirmed too), on
-  // this page or a later one; COUNT() OVER () is the full count before LIMIT
+  // this page or a later one. The count and the page share one WHERE; the page sorts ids only.
   const marks = namespaces.map(() => '?').join(',');
-  const inferred = db
-    .prepare(
-      `SELECT *, COUNT(*) OVER () AS waiting FROM records
-       WHERE project_id IN (${marks}) AND superseded_at IS NULL AND confidence = 'inferred'
-         AND source != 'hook_observation' AND ${CONFIRMABLE}
-         AND id NOT IN (SELECT record_id FROM record_staleness WHERE project_id = ?)
-       ORDER BY reinforce_count DESC, recorded_at DESC, id DESC LIMIT ?`,
-    )
-    .all(...namespaces, input.projectId, limit) as (ContextRecord & { waiting: number })[];
-  by_kind.inferred = inferred[0]?.waiting ?? 0;
-  for (const { waiting: _, ...r } of inferred) items.push(recordItem('inferred', r, input.projectId));
+  const waiting = `FROM records
+     WHERE project_id IN (${marks}) AND superseded_at IS NULL AND confidence = 'inferred'
+       AND source != 'hook_observation' AND ${CONFIRMABLE}
+       AND id NOT IN (SELECT record_id FROM record_staleness WHERE project_id = ?)`;
+  const params = [...namespaces, input.projectId];
+  by_kind.inferred = (db.prepare(`SELECT COUNT(*) AS n ${waiting}`).get(...params) as { n: number }).n;
+  const page = db
+    .prepare(`SELECT id ${waiting} ORDER BY reinforce_count DESC, recorded_at DESC, id DESC LIMIT ?`)
+    .all(...params, limit) as { id: string }[];
+  for (const { id } of page) {
+    const r = get.get(id) as ContextRecord | undefined;
+    if (r) items.push(recordItem('inferred', r, input.projectId));
+  }
   const total = by_kind.team + by_kind.stale + by_kind.duplicate + by_kind.inferred;
   return { items, counts: { total, by_kind, hint: 'agentctx review' } };
 }

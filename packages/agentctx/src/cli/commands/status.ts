@@ -14,6 +14,7 @@ import { autoMemoryStatus } from '../status-auto-memory.js';
 import { embeddingStatus } from '../status-embeddings.js';
 import { ladderStatus } from '../status-ladder.js';
 import { maintenanceStatus } from '../status-maintenance.js';
+import { reviewStatus } from '../status-review.js';
 import { usageStatus } from '../status-usage.js';
 import { describeIncognito } from './incognito.js';
 
@@ -54,6 +55,7 @@ export const command: Command = {
     const capReached = spent >= cap;
     const maintenance = maintenanceStatus(db, a.project.id, a.clock());
     const usage = usageStatus(db, a.project.id, windows, a.clock());
+    const review = reviewStatus(a, db);
     const ladder = ladderStatus({ db, config: a.config, paths: a.paths, env: a.env, now: a.clock() });
     // opening the store tightened a loose home already; what is still open could not be
     const privacy = folderPrivacy(a.paths.home);
@@ -90,6 +92,7 @@ export const command: Command = {
       recent_sessions: sessions,
       ...usage.json,
       ...maintenance.json,
+      ...review.json,
       ...semantic.json,
       ...ladder.json,
       ...autoMemory.json,
@@ -136,6 +139,7 @@ export const command: Command = {
           `  ${s.session_id}  ${s.started_at ?? ''}  ${s.tokens_injected} tokens  $${s.extraction_cost_usd.toFixed(4)}`,
       ),
       ...maintenance.lines,
+      ...review.lines,
       ...semantic.lines,
       ...ladder.lines,
       ...autoMemory.lines,

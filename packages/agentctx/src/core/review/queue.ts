@@ -1,6 +1,6 @@
 import { type StaleFile, staleLabel } from '../../shared/stale-label.js';
 import type { ContextRecord } from '../../shared/types.js';
-import { listMergeCandidates } from '../../storage/consolidation-repo.js';
+import { countMergeCandidates, listMergeCandidates } from '../../storage/consolidation-repo.js';
 import type { Db } from '../../storage/open.js';
 import { staleFilesOf, staleRecordIds } from '../../storage/staleness-repo.js';
 import { namespacesOf } from '../records/records.js';
@@ -73,12 +73,26 @@ function recordItem(
   };
 }
 
-export function reviewQueue(input: QueueInput): ReviewItem[] {
+/** How many items wait, by kind, and the hint that walks them (`agentctx status`). */
+export interface ReviewCounts {
+  total: number;
+  by_kind: Record<ReviewKind, number>;
+  hint: string;
+}
+
+/** The queue with every kind counted in full, not just the page of items `limit` allows. */
+export interface ReviewSelection {
+  items: ReviewItem[];
+  counts: ReviewCounts;
+}
+
+/** The queue and its full counts; reads only (a read-only snapshot of the store serves). */
+export function reviewSelection(input: QueueInput): ReviewSelection {
   const { db } = input;
   const limit = input.limit ?? 50;
   const items: ReviewItem[] = [];
+  const by_kind: Record<ReviewKind, number> = { team: 0, stale: 0, duplicate: 0, inferred: 0 };
   const namespaces = namespacesOf(input.projectId);
-
   const text = readTeamFile(teamFilePath(input.projectRoot));
   if (text !== null) {
     const pending = teamStatus(
@@ -87,6 +101,7 @@ export function reviewQueue(input: QueueInput): ReviewItem[] {
     ).changed_in_file;
     const n = pending.incoming.length + pending.removed.length;
     if (n > 0) {
+      by_kind.team = 1;
       const parts = [
         pending.incoming.length ? `${pending.incoming.length} new or changed` : '',
         pending.removed.length ? `${pending.removed.length} removed` : '',
@@ -108,7 +123,9 @@ export function reviewQueue(input: QueueInput): ReviewItem[] {
     }
   }
 
-  const staleIds = staleRecordIds(db, input.projectId).slice(0, limit);
+  const allStale = staleRecordIds(db, input.projectId);
+  by_kind.stale = allStale.length;
+  const staleIds = allStale.slice(0, limit);
   const staleFiles = staleFilesOf(db, staleIds);
   const get = db.prepare('SELECT * FROM records WHERE id = ?');
   for (const id of staleIds) {
@@ -116,6 +133,7 @@ export function reviewQueue(input: QueueInput): ReviewItem[] {
     if (r) items.push(recordItem('stale', r, input.projectId, staleFiles.get(id)));
   }
 
+  by_kind.duplicate = countMergeCandidates(db, namespaces);
   for (const c of listMergeCandidates(db, namespaces, limit)) {
     items.push({
       key: `pair:${c.record_a}:${c.record_b}`,
@@ -131,16 +149,27 @@ export function reviewQueue(input: QueueInput): ReviewItem[] {
     });
   }
 
+  // a stale record is asked about as stale (its detail says when it is unconfirmed too), on
+  // this page or a later one. The count and the page share one WHERE; the page sorts ids only.
   const marks = namespaces.map(() => '?').join(',');
-  const inferred = db
-    .prepare(
-      `SELECT * FROM records WHERE project_id IN (${marks}) AND superseded_at IS NULL AND confidence = 'inferred'
-         AND source != 'hook_observation' AND ${CONFIRMABLE}
-       ORDER BY reinforce_count DESC, recorded_at DESC, id DESC LIMIT ?`,
-    )
-    .all(...namespaces, limit + staleIds.length) as ContextRecord[];
-  const shown = new Set(staleIds);
-  for (const r of inferred.filter((x) => !shown.has(x.id)).slice(0, limit))
-    items.push(recordItem('inferred', r, input.projectId));
-  return items;
+  const waiting = `FROM records
+     WHERE project_id IN (${marks}) AND superseded_at IS NULL AND confidence = 'inferred'
+       AND source != 'hook_observation' AND ${CONFIRMABLE}
+       AND id NOT IN (SELECT record_id FROM record_staleness WHERE project_id = ?)`;
+  const params = [...namespaces, input.projectId];
+  by_kind.inferred = (db.prepare(`SELECT COUNT(*) AS n ${waiting}`).get(...params) as { n: number }).n;
+  const page = db
+    .prepare(`SELECT id ${waiting} ORDER BY reinforce_count DESC, recorded_at DESC, id DESC LIMIT ?`)
+    .all(...params, limit) as { id: string }[];
+  for (const { id } of page) {
+    const r = get.get(id) as ContextRecord | undefined;
+    if (r) items.push(recordItem('inferred', r, input.projectId));
+  }
+  const total = by_kind.team + by_kind.stale + by_kind.duplicate + by_kind.inferred;
+  return { items, counts: { total, by_kind, hint: 'agentctx review' } };
+}
+
+/** What `agentctx review` lists: at most `limit` items of each kind, most worth a minute first. */
+export function reviewQueue(input: QueueInput): ReviewItem[] {
+  return reviewSelection(input).items;
 }

@@ -9,7 +9,7 @@ import { chainVersionAt, type TimeTravel } from '../../storage/as-of.js';
 import { bumpAccess, currentHead, getVisibleRecords } from '../../storage/records-repo.js';
 import { staleFilesOf } from '../../storage/staleness-repo.js';
 import type { ToolContext } from '../context.js';
-import { type Json, registerTool } from '../result.js';
+import { incognitoSession, type Json, registerTool } from '../result.js';
 import { asOfField, timeTravelOf } from './as-of.js';
 
 export const GET_MAX = 10;
@@ -46,10 +46,11 @@ const COUNT_LOCK_WAIT_MS = 500;
 /**
  * Count an access to the records returned: a side write of a read. A full disk, a read-only
  * store or a long write lock elsewhere leaves the counters as they were and the read goes on.
- * Returns whether they were written.
+ * Returns whether they were written. An incognito session reads without leaving a trace: no
+ * counters, no log line.
  */
 function countAccess(ctx: ToolContext, ids: readonly string[]): boolean {
-  if (ids.length === 0) return false;
+  if (ids.length === 0 || incognitoSession(ctx)) return false;
   const db = ctx.app.db;
   const wait = db.pragma('busy_timeout', { simple: true }) as number;
   try {

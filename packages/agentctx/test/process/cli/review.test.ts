@@ -253,6 +253,51 @@ describe('agentctx review', () => {
     expect(titles.map((r) => r.title)).toContain('Refunds go through the ledger');
   });
 
+  it('status counts what waits by kind, exactly as review --json lists it, and writes nothing', () => {
+    const world = copyWorld('status');
+    // a teammate's export makes the team kind wait too
+    const mate = { repo: world.repo, env: isolatedEnv(join(scratch.path, 'status-mate')) };
+    mkdirSync(join(scratch.path, 'status-mate'), { recursive: true });
+    cli(mate, [
+      'record',
+      '--type',
+      'decision',
+      '--title',
+      'Refunds go through the ledger',
+      '--body',
+      'Never from the API.',
+    ]);
+    cli(mate, ['team', 'export']);
+    const byKind = (items: Item[]) =>
+      Object.fromEntries(
+        ['team', 'stale', 'duplicate', 'inferred'].map((k) => [k, items.filter((i) => i.kind === k).length]),
+      );
+    const statusReview = () =>
+      (cli(world, ['status']) as { review: { total: number; by_kind: Record<string, number>; hint: string } })
+        .review;
+    const items = queue(world);
+    const listed = byKind(items);
+    for (const k of ['team', 'stale', 'duplicate', 'inferred']) expect(listed[k], k).toBeGreaterThan(0);
+    const before = dump(world.home, known);
+    const counted = statusReview();
+    expect(counted.by_kind).toEqual(listed);
+    expect(counted.total).toBe(items.length);
+    expect(counted.hint).toBe('agentctx review');
+    expect(dump(world.home, known)).toEqual(before);
+    const text = runAgentctx(['status'], { cwd: world.repo, env: world.env });
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `review +1 team-file change, ${listed.stale} stale records, ${listed.duplicate} near-duplicate pairs?, ${listed.inferred} inferred records? to confirm \\(agentctx review\\)`,
+      ),
+    );
+    // answering one item moves both by one
+    const first = items.find((i) => i.kind === 'inferred')!;
+    cli(world, ['review', '--confirm', first.key]);
+    const after = byKind(queue(world));
+    expect(after.inferred).toBe(listed.inferred! - 1);
+    expect(statusReview().by_kind).toEqual(after);
+  });
+
   it('the interactive walk reads one key per item, from a pipe as from a terminal', () => {
     const world = copyWorld('keys');
     const items = queue(world);

@@ -9,12 +9,15 @@ import { dirname } from 'node:path';
  * consolidation and the readers of token counts fold the lines into the `sessions` table
  * (storage/journal-fold.ts), remembering how many bytes of each file they have folded.
  *
- * Lines: `{"s": session, "p": project, "t": tokens, "at": iso}` (an injection) and
- * `{"s": session, "cwd": dir, "at": iso}` (the session's working directory changed).
+ * Lines: `{"s": session, "p": project, "t": tokens, "at": iso}` (an injection),
+ * `{"s": session, "cwd": dir, "at": iso}` (the session's working directory changed) and
+ * `{"s": session, "p": project, "end": 1, "at": iso}` (the session ended while the store's write
+ * lock was busy: SessionEnd leaves it here rather than wait).
  */
 export type JournalEntry =
   | { kind: 'tokens'; sessionId: string; projectId: string; tokens: number; at: string }
-  | { kind: 'cwd'; sessionId: string; cwd: string; at: string };
+  | { kind: 'cwd'; sessionId: string; cwd: string; at: string }
+  | { kind: 'end'; sessionId: string; projectId: string; at: string };
 
 /** Longest field accepted from a line; anything longer is not ours. */
 const MAX_FIELD = 4096;
@@ -25,7 +28,9 @@ function line(e: JournalEntry): string {
   const body =
     e.kind === 'tokens'
       ? { s: e.sessionId, p: e.projectId, t: Math.trunc(e.tokens), at: e.at }
-      : { s: e.sessionId, cwd: e.cwd, at: e.at };
+      : e.kind === 'end'
+        ? { s: e.sessionId, p: e.projectId, end: 1, at: e.at }
+        : { s: e.sessionId, cwd: e.cwd, at: e.at };
   return `${JSON.stringify(body)}\n`;
 }
 
@@ -74,6 +79,10 @@ function toEntry(v: unknown): JournalEntry | null {
     const t = o.t;
     if (!projectId || !Number.isInteger(t) || t <= 0 || t > MAX_LINE_TOKENS) return null;
     return { kind: 'tokens', sessionId, projectId, tokens: t, at };
+  }
+  if (o.end === 1) {
+    const projectId = str(o.p);
+    return projectId && /^\d{4}-\d\d-\d\dT/.test(at) ? { kind: 'end', sessionId, projectId, at } : null;
   }
   const cwd = str(o.cwd);
   return cwd ? { kind: 'cwd', sessionId, cwd, at } : null;

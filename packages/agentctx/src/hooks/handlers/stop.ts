@@ -3,18 +3,15 @@ import type { StopEvent } from '../event.js';
 import { foldSessionJournal } from './fold-journal.js';
 import type { HookResult } from './index.js';
 import { spawnBackground } from './spawn.js';
-
-/**
- * How long Stop waits for the store's write lock to fold the turn's journal lines: the end of
- * every turn waits for this hook, so a long consolidation step only defers the fold.
- */
-const STOP_LOCK_WAIT_MS = 250;
+import { drainSpool, HOOK_LOCK_WAIT_MS } from './spool.js';
 
 /** Stop: start the extraction of this session in the background and return at once. */
 export function stop(ev: StopEvent, ctx: HookContext): HookResult {
   if (ev.sessionId && ev.transcriptPath) {
     spawnBackground(ctx, ['extract', '--session-id', ev.sessionId, '--transcript', ev.transcriptPath]);
   }
-  foldSessionJournal(ctx, STOP_LOCK_WAIT_MS);
+  // the end of every turn waits for this hook: a long consolidation step only defers the fold
+  foldSessionJournal(ctx, HOOK_LOCK_WAIT_MS);
+  drainSpool(ctx);
   return null;
 }

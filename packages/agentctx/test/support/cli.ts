@@ -72,7 +72,7 @@ export function runAgentctx(
 /** Run with --json and parse the one JSON object it prints. */
 export function runJson<T = Record<string, unknown>>(
   args: string[],
-  opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
+  opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number },
 ): { code: number; json: T; stderr: string } {
   const res = runAgentctx([...args, '--json'], opts);
   let json: T;

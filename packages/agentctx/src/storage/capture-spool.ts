@@ -7,7 +7,7 @@ import { writeFileAtomic } from './atomic-write.js';
  * write lock past the hook's short wait. One JSON file per write under `<home>/spool/`, named
  * so that names sort in the order the writes happened, created whole (written aside, then
  * renamed) so a reader never sees half of one. Whoever next holds the write lock (the next
- * capture, Stop, SessionEnd, `consolidate`) applies them in order and removes each file once
+ * capture, SessionEnd, `consolidate`) applies them in order and removes each file once
  * its write is committed (core/capture/spool.ts).
  *
  * A file is claimed before it is applied by renaming it to `<name>.claim-<pid>`: one rename

@@ -7,7 +7,8 @@ import { redactorFor } from '../../core/redaction/redact.js';
 import type { HookContext } from '../context.js';
 import type { PostToolUseEvent } from '../event.js';
 import type { HookResult } from './index.js';
-import { drainSpool, HOOK_LOCK_WAIT_MS } from './spool.js';
+import { HOOK_LOCK_WAIT_MS } from './lock-wait.js';
+import { drainSpool } from './spool.js';
 
 /**
  * PostToolUse (and PostToolUseFailure): deterministic capture only; never injects anything.

@@ -7,8 +7,9 @@ import type { SessionEndEvent } from '../event.js';
 import { accountingSession } from './accounting.js';
 import { foldSessionJournal } from './fold-journal.js';
 import type { HookResult } from './index.js';
+import { HOOK_LOCK_WAIT_MS } from './lock-wait.js';
 import { spawnBackground } from './spawn.js';
-import { drainSpool, HOOK_LOCK_WAIT_MS } from './spool.js';
+import { drainSpool } from './spool.js';
 
 /**
  * SessionEnd: start the consolidation pass in the background; note the session's end. Waits

@@ -4,14 +4,7 @@ import { applySpooledCaptures } from '../../core/capture/spool.js';
 import { type Redact, redactorFor } from '../../core/redaction/redact.js';
 import { spoolWaiting } from '../../storage/capture-spool.js';
 import type { HookContext } from '../context.js';
-
-/**
- * How long a hook that writes waits for the store's write lock held by another process (a
- * consolidation step, a long write elsewhere) before it leaves the write for later: the
- * session waits for the hook, so this stays well under a second. SessionEnd and PostToolUse
- * journal or spool what they could not write; Stop defers its fold.
- */
-export const HOOK_LOCK_WAIT_MS = 250;
+import { HOOK_LOCK_WAIT_MS } from './lock-wait.js';
 
 /**
  * Apply the captures spooled by earlier hooks (core/capture/spool.ts), under the hook's short

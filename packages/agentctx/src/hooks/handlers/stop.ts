@@ -2,8 +2,8 @@ import type { HookContext } from '../context.js';
 import type { StopEvent } from '../event.js';
 import { foldSessionJournal } from './fold-journal.js';
 import type { HookResult } from './index.js';
+import { HOOK_LOCK_WAIT_MS } from './lock-wait.js';
 import { spawnBackground } from './spawn.js';
-import { drainSpool, HOOK_LOCK_WAIT_MS } from './spool.js';
 
 /** Stop: start the extraction of this session in the background and return at once. */
 export function stop(ev: StopEvent, ctx: HookContext): HookResult {
@@ -11,7 +11,8 @@ export function stop(ev: StopEvent, ctx: HookContext): HookResult {
     spawnBackground(ctx, ['extract', '--session-id', ev.sessionId, '--transcript', ev.transcriptPath]);
   }
   // the end of every turn waits for this hook: a long consolidation step only defers the fold
+  // (the capture spool is left to the next capture, SessionEnd and consolidate: Stop's bundle
+  // stays free of the capture code)
   foldSessionJournal(ctx, HOOK_LOCK_WAIT_MS);
-  drainSpool(ctx);
   return null;
 }

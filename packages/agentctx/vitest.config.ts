@@ -13,8 +13,13 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Real child processes and SQLite files: keep parallelism modest on small machines.
     maxWorkers: 2,
+    // fails the run if anything under the real ~/.agentctx or ~/.claude changed meanwhile
+    globalSetup: ['test/support/real-home-guard.ts'],
+    setupFiles: ['test/support/real-home-check.ts'],
     env: {
       AGENTCTX_TEST: '1',
+      // what a test or a child inheriting this environment takes for the home: never the real one
+      HOME: fallbackHome,
       AGENTCTX_HOME: join(fallbackHome, '.agentctx'),
       CLAUDE_CONFIG_DIR: join(fallbackHome, '.claude'),
     },

@@ -5,16 +5,32 @@
 // every damaged store, four projects side by side, the dashboard's hostile requests — then
 // prints the figures the tests measured, by section, and the run's summary. Every figure comes
 // from a passing assertion: a failing test fails the run. Run `npm run build` first.
-// Usage: node scripts/bench-faults.mjs [vitest file filters…]   AGENTCTX_FAULTS_SEED=N to reseed.
-import { spawnSync } from 'node:child_process';
+// With --full, the sizes of issue 24: 20,000 records and 20 kill points for consolidate, a
+// 100 MB transcript and 20 points for extract, 10,000 records and 20 points for the backfill,
+// 7,000 fuzzed hook payloads (the load and isolation runs are the same as without it).
+// --no-secrets leaves out the secrets corpus (for a run split into several invocations).
+// Usage: node scripts/bench-faults.mjs [--full] [--no-secrets] [vitest file filters…]
+//        AGENTCTX_FAULTS_SEED=N to reseed.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seed = Number(process.env.AGENTCTX_FAULTS_SEED) || 20_240_611;
-const filters = process.argv.slice(2);
+const args = process.argv.slice(2);
+const full = args.includes('--full');
+const withSecrets = !args.includes('--no-secrets');
+const filters = args.filter((a) => a !== '--full' && a !== '--no-secrets');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+const loadAtStart = load();
+// the 1-minute load average every 30 s, for the run's range
+const loads = [loadavg()[0]];
+const sampler = setInterval(() => loads.push(loadavg()[0]), 30_000);
 const dir = mkdtempSync(join(tmpdir(), 'agentctx-bench-faults-'));
 const figuresFile = join(dir, 'figures.jsonl');
 
@@ -25,24 +41,35 @@ if (!existsSync(join(root, 'dist', 'cli.js'))) {
 
 const started = Date.now();
 const vitest = join(root, '..', '..', 'node_modules', 'vitest', 'vitest.mjs');
-const res = spawnSync(
-  process.execPath,
-  [vitest, 'run', ...(filters.length ? filters : ['test/reliability']), '--maxWorkers=1'],
-  {
-    cwd: root,
-    env: { ...process.env, AGENTCTX_FAULTS_BENCH: '1', AGENTCTX_FAULTS_FIGURES: figuresFile },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  },
-);
+// spawned (not spawnSync) so the load sampler keeps ticking
+const res = await new Promise((resolve) => {
+  const child = spawn(
+    process.execPath,
+    [vitest, 'run', ...(filters.length ? filters : ['test/reliability']), '--maxWorkers=1'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        AGENTCTX_FAULTS_BENCH: '1',
+        ...(full ? { AGENTCTX_FAULTS_SIZE: 'full' } : {}),
+        AGENTCTX_FAULTS_FIGURES: figuresFile,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  child.on('exit', (code, signal) => resolve({ status: code ?? signal }));
+});
 // secrets kept: the redaction gate's own seeded corpus (20 families × 2,000 generated secrets),
 // which fails on any leak; its per-family lines are summed here
 const secretsTest = 'test/unit/core/redaction/false-positives.test.ts';
-const secretsRun = spawnSync(process.execPath, [vitest, 'run', secretsTest], {
-  cwd: root,
-  env: process.env,
-  encoding: 'utf8',
-  maxBuffer: 64 * 1024 * 1024,
-});
+const secretsRun = withSecrets
+  ? spawnSync(process.execPath, [vitest, 'run', secretsTest], {
+      cwd: root,
+      env: process.env,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    })
+  : { stdout: '', status: 0 };
 let secretsKept = 0;
 let secretsTried = 0;
 let families = 0;
@@ -52,6 +79,8 @@ for (const m of `${secretsRun.stdout}`.matchAll(/^secret\s+\S+\s+leaked (\d+)\/(
   families++;
 }
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+clearInterval(sampler);
+loads.push(loadavg()[0]);
 
 const figures = existsSync(figuresFile)
   ? readFileSync(figuresFile, 'utf8')
@@ -64,7 +93,8 @@ rmSync(dir, { recursive: true, force: true });
 const show = (f) => `${f.value}${f.unit ? ` ${f.unit}` : ''}`;
 const out = [];
 out.push(
-  `fault suite, bench mode: seed ${seed}, node ${process.version}, ${cpus().length} cores, ${minutes} min` +
+  `fault suite, ${full ? 'full sizes' : 'bench mode'}: seed ${seed}, node ${process.version}, ${cpus().length} cores, ${minutes} min, ` +
+    `load average ${loadAtStart} at the start, ${load()} at the end, 1-min ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} during` +
     (res.status === 0 ? '' : ` — FAILED (vitest exit ${res.status}); figures below are partial`),
 );
 const sections = [...new Set(figures.filter((f) => f.section !== 'Summary').map((f) => f.section))];
@@ -91,14 +121,16 @@ for (const [name, parts] of groups) {
       : '';
   out.push(`  ${name}: ${value}${detail}`);
 }
-out.push(
-  families > 0
-    ? `  secrets kept: ${secretsKept} of ${secretsTried} generated (${families} families; ${secretsTest}${secretsRun.status === 0 ? '' : ', FAILED'})`
-    : `  secrets kept: not measured (${secretsTest} printed no figures, exit ${secretsRun.status})`,
-);
+if (!withSecrets) out.push('  secrets kept: not measured in this run (--no-secrets)');
+else
+  out.push(
+    families > 0
+      ? `  secrets kept: ${secretsKept} of ${secretsTried} generated (${families} families; ${secretsTest}${secretsRun.status === 0 ? '' : ', FAILED'})`
+      : `  secrets kept: not measured (${secretsTest} printed no figures, exit ${secretsRun.status})`,
+  );
 out.push(
   '',
-  `reproduce: npm run build && npm run bench:faults   (seed ${seed}; AGENTCTX_FAULTS_SEED=N for another)`,
+  `reproduce: npm run build && npm run bench:faults -- ${args.join(' ')}   (seed ${seed}; AGENTCTX_FAULTS_SEED=N for another)`,
 );
 process.stdout.write(`${out.join('\n')}\n`);
 process.exit(res.status === 0 && secretsRun.status === 0 ? 0 : 1);

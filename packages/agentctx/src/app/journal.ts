@@ -1,4 +1,6 @@
-import type { Clock } from '../shared/clock.js';
+import { applySpooledCaptures, type SpoolResult } from '../core/capture/spool.js';
+import type { Redact } from '../core/redaction/redact.js';
+import type { Clock, IdGen } from '../shared/clock.js';
 import { type FoldResult, foldAllJournals } from '../storage/journal-fold.js';
 import type { Db } from '../storage/open.js';
 import { appendLog } from './log.js';
@@ -34,6 +36,22 @@ export function foldJournals(
       'journal',
       `fold deferred: ${busy ? 'the store is busy' : 'error'} (${(err as Error)?.message ?? String(err)})`,
     );
+    return null;
+  }
+}
+
+/**
+ * Apply the captures hooks spooled while the write lock was busy (core/capture/spool.ts), at
+ * consolidation, under the connection's own busy timeout. Never throws: what stays waits for
+ * the next writer (logged).
+ */
+export function drainCaptureSpool(db: Db, paths: Paths, newId: IdGen, redact: Redact): SpoolResult | null {
+  try {
+    const r = applySpooledCaptures({ db, newId, dir: paths.spool, redact });
+    if (r.setAside > 0) appendLog(paths.logs, 'journal', `spool: ${r.setAside} capture(s) set aside as .bad`);
+    return r;
+  } catch (err) {
+    appendLog(paths.logs, 'journal', `spool: left for later (${(err as Error)?.message ?? String(err)})`);
     return null;
   }
 }

@@ -9,6 +9,8 @@ export interface Paths {
   digests: string;
   /** Append-only session journals (stored data: injected tokens, working directory). */
   journal: string;
+  /** Captures waiting for the store's write lock (storage/capture-spool.ts). */
+  spool: string;
   locks: string;
   profile: string;
   models: string;
@@ -27,6 +29,7 @@ export function resolvePaths(env: Env = process.env): Paths {
     logs: join(home, 'logs'),
     digests: join(home, 'digests'),
     journal: join(home, 'journal'),
+    spool: join(home, 'spool'),
     locks: join(home, 'locks'),
     profile: join(home, 'profile'),
     models: join(home, 'models'),

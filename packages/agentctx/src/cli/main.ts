@@ -1,6 +1,8 @@
 import { createInterface } from 'node:readline';
 import { type App, createApp } from '../app/context.js';
+import { resolvePaths } from '../app/paths.js';
 import { AgentctxError, errorMessage } from '../shared/errors.js';
+import { damagedStore, isDamagedStore } from '../storage/store-error.js';
 import { VERSION } from '../version.js';
 import { bool, parseArgs, str } from './args.js';
 import type { CommandIO } from './command.js';
@@ -84,7 +86,8 @@ export async function runCli(argv: readonly string[], io: CommandIO = defaultIO(
     else if (result.text !== undefined) io.stdout(result.text);
     else io.stdout(JSON.stringify(result.json, null, 2));
     return result.exitCode ?? 0;
-  } catch (err) {
+  } catch (thrown) {
+    const err = isDamagedStore(thrown) ? damagedStore(app?.paths.db ?? resolvePaths().db, thrown) : thrown;
     const known = err instanceof AgentctxError;
     const message = errorMessage(err).split('\n')[0];
     if (wantsJson) {
@@ -97,7 +100,8 @@ export async function runCli(argv: readonly string[], io: CommandIO = defaultIO(
       );
     }
     io.stderr(`agentctx: ${message}`);
-    return known ? 2 : 1;
+    // 2: the request could not be done as asked; 1: something broke (a damaged store too)
+    return known && err.code !== 'store_damaged' ? 2 : 1;
   } finally {
     app?.close();
     closeKeys();

@@ -4,6 +4,7 @@ import type * as z from 'zod/v4';
 import { readIncognito } from '../app/incognito.js';
 import { appendLog } from '../app/log.js';
 import { AgentctxError, errorMessage } from '../shared/errors.js';
+import { damagedStore, isDamagedStore } from '../storage/store-error.js';
 import type { ToolContext } from './context.js';
 
 /**
@@ -19,8 +20,9 @@ export interface ToolError extends Json {
   code?: string;
 }
 
-/** A domain or store failure as the structured error object. */
-export function toToolError(err: unknown): ToolError {
+/** A domain or store failure as the structured error object (`storePath` names a damaged store). */
+export function toToolError(thrown: unknown, storePath = 'agentctx.db'): ToolError {
+  const err = isDamagedStore(thrown) ? damagedStore(storePath, thrown) : thrown;
   if (err instanceof AgentctxError) {
     const { degraded, ...details } = err.details as Json;
     const out: ToolError = { error: err.message, code: err.code, ...details };
@@ -84,11 +86,13 @@ export function registerTool<Shape extends z.ZodRawShape>(
     } catch (err) {
       appendLog(ctx.app.paths.logs, 'mcp', `cannot open the store: ${errorMessage(err)}`);
       return textResult(
-        {
-          error: `the store is unavailable: ${errorMessage(err)}`,
-          code: 'store_unavailable',
-          degraded: 'no-store',
-        },
+        isDamagedStore(err)
+          ? toToolError(err, ctx.app.paths.db)
+          : {
+              error: `the store is unavailable: ${errorMessage(err)}`,
+              code: 'store_unavailable',
+              degraded: 'no-store',
+            },
         true,
       );
     }
@@ -104,7 +108,7 @@ export function registerTool<Shape extends z.ZodRawShape>(
     try {
       result = textResult(await spec.run(args, ctx), false);
     } catch (err) {
-      const payload = toToolError(err);
+      const payload = toToolError(err, ctx.app.paths.db);
       if (!(err instanceof AgentctxError)) {
         appendLog(ctx.app.paths.logs, 'mcp', `${spec.name} failed: ${errorMessage(err)}`);
       }

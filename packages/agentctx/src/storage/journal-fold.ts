@@ -58,12 +58,16 @@ function deltas(entries: JournalEntry[], now: Date): SessionDelta[] {
         startedAt: isIso(e.at) ? e.at : now.toISOString(),
         tokens: 0,
         cwd: null,
+        endedAt: null,
       };
       by.set(e.sessionId, d);
     }
     if (e.kind === 'tokens') {
       d.tokens += e.tokens;
       d.projectId ??= e.projectId;
+    } else if (e.kind === 'end') {
+      d.projectId ??= e.projectId;
+      if (d.endedAt === null || e.at > d.endedAt) d.endedAt = e.at;
     } else d.cwd = e.cwd;
   }
   return [...by.values()];

@@ -10,8 +10,10 @@ import { dirname } from 'node:path';
  * (storage/journal-fold.ts), remembering how many bytes of each file they have folded.
  *
  * Lines: `{"s": session, "p": project, "t": tokens, "at": iso, "r": [ids], "v": via}` (an
- * injection, with the records it showed and how: "digest", "prompt", "subagent") and
- * `{"s": session, "cwd": dir, "at": iso}` (the session's working directory changed).
+ * injection, with the records it showed and how: "digest", "prompt", "subagent"),
+ * `{"s": session, "cwd": dir, "at": iso}` (the session's working directory changed) and
+ * `{"s": session, "p": project, "end": 1, "at": iso}` (the session ended while the store's write
+ * lock was busy: SessionEnd leaves it here rather than wait).
  */
 export type InjectionVia = 'digest' | 'prompt' | 'subagent';
 const VIAS: ReadonlySet<string> = new Set<InjectionVia>(['digest', 'prompt', 'subagent']);
@@ -27,7 +29,8 @@ export type JournalEntry =
       ids?: string[];
       via?: InjectionVia;
     }
-  | { kind: 'cwd'; sessionId: string; cwd: string; at: string };
+  | { kind: 'cwd'; sessionId: string; cwd: string; at: string }
+  | { kind: 'end'; sessionId: string; projectId: string; at: string };
 
 /** Most record ids one line keeps: more than any injection shows (a digest holds a few dozen). */
 export const MAX_LINE_IDS = 200;
@@ -47,7 +50,9 @@ function line(e: JournalEntry): string {
           at: e.at,
           ...(e.ids && e.ids.length > 0 ? { r: e.ids.slice(0, MAX_LINE_IDS), v: e.via ?? 'prompt' } : {}),
         }
-      : { s: e.sessionId, cwd: e.cwd, at: e.at };
+      : e.kind === 'end'
+        ? { s: e.sessionId, p: e.projectId, end: 1, at: e.at }
+        : { s: e.sessionId, cwd: e.cwd, at: e.at };
   return `${JSON.stringify(body)}\n`;
 }
 
@@ -104,6 +109,10 @@ function toEntry(v: unknown): JournalEntry | null {
       entry.via = typeof o.v === 'string' && VIAS.has(o.v) ? (o.v as InjectionVia) : 'prompt';
     }
     return entry;
+  }
+  if (o.end === 1) {
+    const projectId = str(o.p);
+    return projectId && /^\d{4}-\d\d-\d\dT/.test(at) ? { kind: 'end', sessionId, projectId, at } : null;
   }
   const cwd = str(o.cwd);
   return cwd ? { kind: 'cwd', sessionId, cwd, at } : null;

@@ -19,18 +19,22 @@ export interface SessionDelta {
   startedAt: string;
   tokens: number;
   cwd: string | null;
+  /** The latest end of the session in these lines (SessionEnd journaled it), or null. */
+  endedAt: string | null;
 }
 
 /** Add journal lines to a session: tokens add up, the last cwd wins, the first sighting stays. */
 export function foldIntoSession(db: Db, d: SessionDelta): void {
   db.prepare(
-    `INSERT INTO sessions (session_id, project_id, started_at, tokens_injected, cwd) VALUES (?, ?, ?, ?, ?)
+    `INSERT INTO sessions (session_id, project_id, started_at, tokens_injected, cwd, ended_at) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT(session_id) DO UPDATE SET
        tokens_injected = tokens_injected + excluded.tokens_injected,
        cwd = COALESCE(excluded.cwd, cwd),
        project_id = COALESCE(project_id, excluded.project_id),
-       started_at = COALESCE(started_at, excluded.started_at)`,
-  ).run(d.sessionId, d.projectId, d.startedAt, d.tokens, d.cwd);
+       started_at = COALESCE(started_at, excluded.started_at),
+       ended_at = CASE WHEN excluded.ended_at IS NOT NULL AND (ended_at IS NULL OR excluded.ended_at > ended_at)
+                       THEN excluded.ended_at ELSE ended_at END`,
+  ).run(d.sessionId, d.projectId, d.startedAt, d.tokens, d.cwd, d.endedAt);
 }
 
 /** Make sure a session row exists, attached to the project it runs in. */

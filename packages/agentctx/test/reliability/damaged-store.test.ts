@@ -132,6 +132,13 @@ describe('a damaged store', () => {
         ...(await mcpTools(w, BOUND_MS)),
       ];
       expectClear(results, name);
+      // SQLite's words never come alone: the store is named with the way out (agentctx doctor)
+      const sqliteSaid = /malformed|not a database/;
+      for (const r of results.filter((x) => !x.answered && sqliteSaid.test(x.detail))) {
+        if (r.surface.startsWith('mcp')) expect(r.detail, r.surface).toContain('"code":"store_damaged"');
+        if (!r.surface.startsWith('hook'))
+          expect(r.detail, r.surface).toMatch(/is damaged; run `agentctx doctor`/);
+      }
       if (process.env.FAULTS_DEBUG)
         console.log(name, results.map((r) => `${r.surface} ${r.answered ? 'ok' : r.detail}`).join('\n'));
       // a damaged store is never "repaired" by overwriting it with an empty one

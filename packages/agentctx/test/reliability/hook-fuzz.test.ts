@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOOK_NAMES } from '../../src/hooks/event.js';
 import { type HookWorld, hookWorld } from '../process/hooks/helpers.js';
 import { BIN } from '../support/cli.js';
-import { BENCH, figure, maxOf, percentile, SEED, scale, total } from '../support/faults.js';
+import { BENCH, FULL, figure, maxOf, percentile, SEED, scale, total } from '../support/faults.js';
 import { storeHealth } from '../support/store-check.js';
 import { reapBackground } from '../support/tmp.js';
 
@@ -20,7 +20,7 @@ import { reapBackground } from '../support/tmp.js';
  * background jobs the hooks started have ended.
  */
 
-const RUNS = scale(56, 2000);
+const RUNS = scale(56, 2000, 7000);
 const PARALLEL = 2;
 const MAX_STRING = scale(256 * 1024, 4 * 1024 * 1024);
 /** A hook that has not answered by then counts as hung (the machine may be very busy). */
@@ -303,6 +303,6 @@ describe('fuzzed payloads on every hook event', () => {
       figure(section, 'files written outside the home', 0);
       total('inputs tried (fuzzed hook payloads)', results.length);
     },
-    BENCH ? 3_600_000 : 180_000,
+    BENCH ? 3_600_000 * (FULL ? 3 : 1) : 180_000,
   );
 });

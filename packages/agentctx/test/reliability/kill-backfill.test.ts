@@ -4,7 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../src/app/project.js';
 import { openDb } from '../../src/storage/open.js';
 import { BIN, isolatedEnv, runAgentctx } from '../support/cli.js';
-import { BENCH, figure, killLoop, rerunPastTornLock, SEED, scale, seeded, total } from '../support/faults.js';
+import {
+  BENCH,
+  FULL,
+  figure,
+  killLoop,
+  rerunPastTornLock,
+  SEED,
+  scale,
+  seeded,
+  total,
+} from '../support/faults.js';
 import { type Comparable, comparable, expectSameOutcome } from '../support/kill-compare.js';
 import { FIXTURE_MODELS } from '../support/models.js';
 import { rowsOf, storeHealth } from '../support/store-check.js';
@@ -18,8 +28,8 @@ import { fakeRepo, tempDir } from '../support/tmp.js';
  * vectors, byte for byte, and the same records as one uninterrupted run.
  */
 
-const RECORDS = scale(400, 4000);
-const KILLS = scale(3, 12);
+const RECORDS = scale(400, 4000, 10_000);
+const KILLS = scale(3, 12, 20);
 
 let t: ReturnType<typeof tempDir>;
 let repo: string;
@@ -194,6 +204,6 @@ describe('kill -9 of the embedding backfill', () => {
       figure(section, 'backfill: rerun identical (vectors byte for byte)', `${KILLS}/${KILLS}`);
       total('faults survived (kill -9 of backfill)', KILLS);
     },
-    BENCH ? 3_600_000 : 240_000,
+    BENCH ? 3_600_000 * (FULL ? 3 : 1) : 240_000,
   );
 });

@@ -4,7 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../src/app/project.js';
 import { openDb } from '../../src/storage/open.js';
 import { BIN, isolatedEnv, runAgentctx } from '../support/cli.js';
-import { BENCH, figure, killLoop, rerunPastTornLock, SEED, scale, seeded, total } from '../support/faults.js';
+import {
+  BENCH,
+  FULL,
+  figure,
+  killLoop,
+  rerunPastTornLock,
+  SEED,
+  scale,
+  seeded,
+  total,
+} from '../support/faults.js';
 import { type Comparable, comparable, expectSameOutcome } from '../support/kill-compare.js';
 import { storeHealth } from '../support/store-check.js';
 import { fakeRepo, tempDir } from '../support/tmp.js';
@@ -17,8 +27,8 @@ import { fakeRepo, tempDir } from '../support/tmp.js';
  * (support/kill-compare.ts says what "identical" means for timestamps and minted ids).
  */
 
-const RECORDS = scale(2500, 10_000);
-const KILLS = scale(3, 12);
+const RECORDS = scale(2500, 10_000, 20_000);
+const KILLS = scale(3, 12, 20);
 
 let t: ReturnType<typeof tempDir>;
 let repo: string;
@@ -191,6 +201,6 @@ describe('kill -9 of consolidate', () => {
       figure(section, `consolidate: rerun identical to an uninterrupted run`, `${KILLS}/${KILLS}`);
       total('faults survived (kill -9 of consolidate)', KILLS);
     },
-    BENCH ? 3_600_000 : 240_000,
+    BENCH ? 3_600_000 * (FULL ? 3 : 1) : 240_000,
   );
 });

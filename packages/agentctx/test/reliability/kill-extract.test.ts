@@ -14,7 +14,7 @@ import {
   workspace,
 } from '../support/extract-harness.js';
 import { type FakeApi, type RecordedRequest, startFakeApi } from '../support/fake-messages-api.js';
-import { BENCH, figure, killLoop, rerunPastTornLock, SEED, scale, total } from '../support/faults.js';
+import { BENCH, FULL, figure, killLoop, rerunPastTornLock, SEED, scale, total } from '../support/faults.js';
 import { type Comparable, comparable, expectSameOutcome } from '../support/kill-compare.js';
 import { rowsOf, storeHealth } from '../support/store-check.js';
 import { tempDir } from '../support/tmp.js';
@@ -30,8 +30,8 @@ import { TranscriptBuilder } from '../support/transcript-fixture.js';
  * killed run made were paid for, so the cost columns may only be higher, never lower.
  */
 
-const TRANSCRIPT_MB = scale(0.5, 50);
-const KILLS = scale(3, 12);
+const TRANSCRIPT_MB = scale(0.5, 50, 100);
+const KILLS = scale(3, 12, 20);
 const SESSION = 'kill-extract-session';
 
 let t: ReturnType<typeof tempDir>;
@@ -230,6 +230,6 @@ describe('kill -9 of extract', () => {
       figure(section, 'extract: rerun identical to an uninterrupted run', `${KILLS}/${KILLS}`);
       total('faults survived (kill -9 of extract)', KILLS);
     },
-    BENCH ? 3_600_000 : 240_000,
+    BENCH ? 3_600_000 * (FULL ? 3 : 1) : 240_000,
   );
 });

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { realHome } from './real-home-guard.js';
 
 export const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The built entry point, as a user's PATH would run it. `npm test` builds first. */
@@ -10,6 +11,33 @@ export interface RunResult {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+/**
+ * Throw when a child started with `env` would use the real user's ~/.agentctx or ~/.claude
+ * (the home V8 caches, stores and settings go to): HOME missing or the real one with no
+ * AGENTCTX_HOME / CLAUDE_CONFIG_DIR of its own. Checked by every spawn of agentctx or claude
+ * below, so the test that forgot names itself; support/real-home-guard.ts catches the rest.
+ */
+export function assertIsolatedEnv(env: NodeJS.ProcessEnv | undefined): void {
+  const real = realHome();
+  const home = env?.HOME || real;
+  const under = (p: string, root: string) => p === root || p.startsWith(root + sep);
+  for (const [name, path, root] of [
+    ['AGENTCTX_HOME', resolve(env?.AGENTCTX_HOME || join(home, '.agentctx')), join(real, '.agentctx')],
+    ['CLAUDE_CONFIG_DIR', resolve(env?.CLAUDE_CONFIG_DIR || join(home, '.claude')), join(real, '.claude')],
+  ] as const) {
+    if (under(path, root))
+      throw new Error(
+        `a test would run agentctx with ${name} in the real home (${path}): use isolatedEnv (test/support/cli.ts)`,
+      );
+  }
+}
+
+/** Whether `command args` starts agentctx (any copy of its bin) or Claude Code. */
+function isOurs(command: string, args: readonly string[]): boolean {
+  if (basename(command) === 'claude') return true;
+  return command === process.execPath && args.some((a) => a.endsWith('agentctx.cjs'));
 }
 
 /** An environment that can never reach the real ~/.agentctx or ~/.claude. */
@@ -30,6 +58,7 @@ export function runAgentctx(
   args: string[],
   opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number },
 ): RunResult {
+  assertIsolatedEnv(opts.env);
   const res = spawnSync(process.execPath, [BIN, ...args], {
     cwd: opts.cwd,
     env: opts.env,
@@ -43,7 +72,7 @@ export function runAgentctx(
 /** Run with --json and parse the one JSON object it prints. */
 export function runJson<T = Record<string, unknown>>(
   args: string[],
-  opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
+  opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number },
 ): { code: number; json: T; stderr: string } {
   const res = runAgentctx([...args, '--json'], opts);
   let json: T;
@@ -65,6 +94,7 @@ export function spawnCollect(
   args: readonly string[],
   opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number },
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  if (isOurs(command, args)) assertIsolatedEnv(opts.env);
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: opts.cwd,

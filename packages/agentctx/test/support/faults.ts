@@ -10,12 +10,14 @@ import { join } from 'node:path';
  * scripts/bench-faults.mjs prints them. AGENTCTX_FAULTS_SEED replaces the default seed.
  */
 
-export const BENCH = process.env.AGENTCTX_FAULTS_BENCH === '1';
+export const BENCH = process.env.AGENTCTX_FAULTS_BENCH === '1' || process.env.AGENTCTX_FAULTS_SIZE === 'full';
+/** The issue's full sizes (`bench:faults --full`): 20,000 records, a 100 MB transcript, 20 kill points, 7,000 payloads. */
+export const FULL = process.env.AGENTCTX_FAULTS_SIZE === 'full';
 export const SEED = Number(process.env.AGENTCTX_FAULTS_SEED) || 20_240_611;
 
-/** `small` in the default run, `large` in the bench run. */
-export function scale(small: number, large: number): number {
-  return BENCH ? large : small;
+/** `small` in the default run, `large` in the bench run, `full` (default `large`) with `--full`. */
+export function scale(small: number, large: number, full = large): number {
+  return FULL ? full : BENCH ? large : small;
 }
 
 /** A small seeded generator (mulberry32): the same seed, the same sequence. */

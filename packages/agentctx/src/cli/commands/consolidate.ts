@@ -1,5 +1,5 @@
 import type { App } from '../../app/context.js';
-import { foldJournals } from '../../app/journal.js';
+import { drainCaptureSpool, foldJournals } from '../../app/journal.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
 import { runScrub } from '../../app/scrub.js';
@@ -40,6 +40,7 @@ export const command: Command = {
       bar.update(`consolidate: ${step}`, done, total);
     try {
       const started = performance.now();
+      drainCaptureSpool(a.db, a.paths, a.newId, a.redact);
       foldJournals(a.db, a.paths, a.clock, { removeOld: true });
       // first: secrets older versions kept go before anything is embedded, indexed or digested
       const scrub = await runScrub(a, { budgetMs: budgetMs / 2 }).catch((err: unknown) => {

@@ -1,6 +1,7 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { exportProfile } from '../../core/profile/profile.js';
 import { exportMarkdown } from '../../core/records/export.js';
+import { writeFailure } from '../../storage/write-error.js';
 import { writeOutputFile } from '../../storage/write-target.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
@@ -17,7 +18,14 @@ export const command: Command = {
     const a = app();
     const notice = redactionNotice(io);
     if (bool(args.flags, 'profile')) {
-      const res = exportProfile(a.readDb, a.paths.profile, a.clock(), a.redact);
+      let res: ReturnType<typeof exportProfile>;
+      try {
+        res = exportProfile(a.readDb, a.paths.profile, a.clock(), a.redact);
+      } catch (err) {
+        if (!/^E[A-Z]+$/.test(String((err as { code?: unknown })?.code ?? ''))) throw err;
+        // a read-only or full home: say so, not Node's ENOENT of the folder it could not create
+        throw writeFailure('the profile export', join(a.paths.profile, 'profile.md'), err);
+      }
       notice.onRedacted(res.redacted);
       notice.flush();
       return { json: res, text: `wrote ${res.entries} global preferences to ${res.path}` };

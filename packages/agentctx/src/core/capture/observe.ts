@@ -1,22 +1,13 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Clock, IdGen } from '../../shared/clock.js';
 import { BODY_MAX, TITLE_MAX } from '../../shared/types.js';
 import { AnchorReader, anchorFiles, fileLinksOf } from '../../storage/file-anchors.js';
 import { addEdge, upsertNode } from '../../storage/graph-repo.js';
 import type { Db } from '../../storage/open.js';
-import { readRegularFile } from '../../storage/regular-file.js';
 import { createRecord } from '../records/records.js';
-import { type Redact, redactSecrets } from '../redaction/redact.js';
-import {
-  commitBranch,
-  editedFile,
-  firstErrorLine,
-  parseGitOps,
-  parseTestOutcome,
-  shellOutput,
-  type TestOutcome,
-} from './observe-patterns.js';
+import type { Redact } from '../redaction/redact.js';
+import type { TestOutcome } from './observe-patterns.js';
+import { type BranchOp, type Capture, prepareCapture, type ToolCall } from './prepare.js';
 
 /**
  * Deterministic capture after a tool call (SPEC §4 PostToolUse, §7). No model, no network:
@@ -39,14 +30,7 @@ export interface ObserveDeps {
   redact?: Redact;
 }
 
-export interface ToolCall {
-  toolName: string;
-  toolInput: Record<string, unknown>;
-  toolResponse: unknown;
-  /** PostToolUseFailure's error text. */
-  error?: string;
-  cwd: string;
-}
+export type { Capture, ToolCall } from './prepare.js';
 
 export interface Observation {
   files: string[];
@@ -99,12 +83,12 @@ function linkSessionFiles(deps: ObserveDeps, recordId: string, reader: AnchorRea
 
 function observeFile(
   deps: ObserveDeps,
-  call: ToolCall,
+  cwd: string,
   path: string,
   out: Observation,
   reader: AnchorReader,
 ): void {
-  const value = fileNodeValue(deps.projectRoot, call.cwd, path);
+  const value = fileNodeValue(deps.projectRoot, cwd, path);
   const node = upsertNode(deps.db, deps.newId, deps.projectId, 'file', value);
   if (deps.sessionId) {
     addEdge(deps.db, deps.newId, node, deps.sessionId, 'observed_in');
@@ -161,7 +145,7 @@ function testTitle(t: TestOutcome, command: string): string {
 
 function recordTestOutcome(
   deps: ObserveDeps,
-  call: ToolCall,
+  cwd: string,
   command: string,
   t: TestOutcome,
   out: Observation,
@@ -179,10 +163,15 @@ function recordTestOutcome(
   // one current outcome per project and command: a new verdict supersedes the last
   const prev = deps.db
     .prepare(
-      `SELECT id, title FROM records WHERE project_id = ? AND type = 'discovery' AND source = 'hook_observation'
+      `SELECT id, title, recorded_at FROM records WHERE project_id = ? AND type = 'discovery' AND source = 'hook_observation'
          AND superseded_at IS NULL AND substr(body, 1, ?) = ? ORDER BY recorded_at DESC LIMIT 1`,
     )
-    .get(deps.projectId, key.length + 1, `${key}\n`) as { id: string; title: string } | undefined;
+    .get(deps.projectId, key.length + 1, `${key}\n`) as
+    | { id: string; title: string; recorded_at: string }
+    | undefined;
+  // a spooled verdict written after a later one of the same command (capture/spool.ts): the
+  // later verdict stands
+  if (prev && prev.recorded_at > deps.clock().toISOString()) return;
   let recordId: string;
   if (prev && prev.title === title) {
     recordId = prev.id;
@@ -201,7 +190,7 @@ function recordTestOutcome(
   }
   const anchors: { recordId: string; path: string }[] = [];
   for (const f of t.files) {
-    const value = fileNodeValue(deps.projectRoot, call.cwd, f);
+    const value = fileNodeValue(deps.projectRoot, cwd, f);
     const node = upsertNode(deps.db, deps.newId, deps.projectId, 'file', value);
     deps.db
       .prepare('INSERT OR IGNORE INTO record_entities (record_id, entity_id) VALUES (?, ?)')
@@ -212,24 +201,6 @@ function recordTestOutcome(
   if (deps.sessionId) linkSessionFiles(deps, recordId, reader);
 }
 
-/** The branch checked out in the repository at `root`, read from HEAD (no git process). */
-export function currentBranch(root: string): string | null {
-  try {
-    let gitDir = join(root, '.git');
-    if (!existsSync(gitDir)) return null;
-    if (statSync(gitDir).isFile()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readRegularFile(gitDir));
-      if (!m) return null;
-      gitDir = isAbsolute(m[1]!.trim()) ? m[1]!.trim() : resolve(dirname(gitDir), m[1]!.trim());
-    }
-    const head = readRegularFile(join(gitDir, 'HEAD')).trim();
-    const m = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
-    return m ? m[1]! : null;
-  } catch {
-    return null;
-  }
-}
-
 function branchNode(deps: ObserveDeps, branch: string, out: Observation): string {
   const node = upsertNode(deps.db, deps.newId, deps.projectId, 'branch', branch);
   if (deps.sessionId) addEdge(deps.db, deps.newId, node, deps.sessionId, 'observed_in');
@@ -237,52 +208,38 @@ function branchNode(deps: ObserveDeps, branch: string, out: Observation): string
   return node;
 }
 
-function observeGit(deps: ObserveDeps, command: string, output: string, out: Observation): void {
-  for (const op of parseGitOps(command, output)) {
-    if (op.op === 'switch') branchNode(deps, op.branch, out);
-    else if (op.op === 'commit') {
-      const b = commitBranch(output) ?? currentBranch(deps.projectRoot);
-      if (b) branchNode(deps, b, out);
-    } else {
+function observeGit(deps: ObserveDeps, ops: readonly BranchOp[], out: Observation): void {
+  for (const op of ops) {
+    if (op.op !== 'merge') branchNode(deps, op.branch, out);
+    else {
       const merged = branchNode(deps, op.branch, out);
-      const into = currentBranch(deps.projectRoot);
-      if (into && into !== op.branch) {
-        const target = branchNode(deps, into, out);
+      if (op.into && op.into !== op.branch) {
+        const target = branchNode(deps, op.into, out);
         addEdge(deps.db, deps.newId, target, merged, 'derives_from');
       }
     }
   }
 }
 
-/** Capture what one tool call tells us. Runs in one write transaction. */
-export function observeToolUse(deps: ObserveDeps, call: ToolCall): Observation {
+/** Write a prepared capture. Runs in one write transaction (BEGIN IMMEDIATE). */
+export function applyCapture(deps: ObserveDeps, capture: Capture): Observation {
   const out: Observation = { files: [], records: [], branches: [] };
-  const file = editedFile(call.toolName, call.toolInput);
-  const isShell = call.toolName === 'Bash' && typeof call.toolInput.command === 'string';
-  if (!file && !isShell) return out;
   const reader = new AnchorReader(deps.projectRoot);
   const run = deps.db.transaction(() => {
-    if (file) {
-      observeFile(deps, call, file, out, reader);
+    if (capture.kind === 'file') {
+      observeFile(deps, capture.cwd, capture.file, out, reader);
       return;
     }
-    // What is stored (command, error line, test summary) never keeps a secret: redacted here,
-    // before it is cut to size (a cut secret is no longer recognisable), with the same redactor
-    // the records gate applies again, so the dedup keys below match what is stored.
-    const redact = deps.redact ?? redactSecrets;
-    const command = redact(String(call.toolInput.command).trim());
-    if (!command) return;
-    const shell = shellOutput(call.toolResponse, call.error);
-    if (shell.interrupted) return;
-    const text = redact(shell.text);
-    const test = parseTestOutcome(command, text);
-    if (test) recordTestOutcome(deps, call, command, test, out, reader);
-    else {
-      const err = firstErrorLine(command, text);
-      if (err) recordBugfix(deps, command, err, out, reader);
-    }
-    if (/\bgit\b/.test(command)) observeGit(deps, command, text, out);
+    if (capture.test) recordTestOutcome(deps, capture.cwd, capture.command, capture.test, out, reader);
+    else if (capture.error) recordBugfix(deps, capture.command, capture.error, out, reader);
+    observeGit(deps, capture.git, out);
   });
   run.immediate();
   return out;
+}
+
+/** Capture what one tool call tells us. Runs in one write transaction. */
+export function observeToolUse(deps: ObserveDeps, call: ToolCall): Observation {
+  const capture = prepareCapture(call, deps.projectRoot, deps.redact);
+  return capture ? applyCapture(deps, capture) : { files: [], records: [], branches: [] };
 }

@@ -34,6 +34,20 @@ function record(type: string, title: string, body: string) {
   return r.json as { id: string };
 }
 
+/** Wait until the lock file at `file` names `pid` as its holder. */
+async function heldBy(file: string, pid: number, withinMs: number): Promise<void> {
+  const until = Date.now() + withinMs;
+  for (;;) {
+    try {
+      if ((JSON.parse(readFileSync(file, 'utf8')) as { pid?: number }).pid === pid) return;
+    } catch {
+      // not there yet, or being written
+    }
+    if (Date.now() > until) throw new Error(`${file} never named ${pid} as its holder`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe('agentctx consolidate (built CLI)', () => {
   it('writes the digest file the SessionStart hook reads, and reports what it did', () => {
     record('decision', 'Money is integer cents', 'Every amount column is a BIGINT of cents.');
@@ -150,14 +164,20 @@ describe('agentctx consolidate (built CLI)', () => {
     })();
     db.close();
     const child = spawn(process.execPath, [BIN, 'consolidate', '--json'], { cwd: repo, env });
-    await new Promise((r) => setTimeout(r, 700));
+    const closed = new Promise<NodeJS.Signals | null>((r) => child.on('close', (_code, signal) => r(signal)));
+    // mid-run, whatever the machine's load: the run holds its lock (written after start-up, before
+    // any work), then gets a moment into the work before the kill; a fixed delay from the spawn
+    // landed before start-up on a loaded machine
+    const lockName = `consolidate-${id}`.replace(/[^A-Za-z0-9_.-]/g, '_');
+    await heldBy(join(t.path, '.agentctx', 'locks', `${lockName}.lock`), child.pid!, 120_000);
+    await new Promise((r) => setTimeout(r, 150));
     child.kill('SIGKILL');
-    await new Promise((r) => child.on('close', r));
+    expect(await closed, 'the kill landed on a live run').toBe('SIGKILL');
     const check = openDb(join(t.path, '.agentctx', 'agentctx.db'));
     expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
     check.close();
-    // the dead run's lock is taken over; the rerun completes
-    const res = runJson<Record<string, unknown>>(['consolidate'], { cwd: repo, env });
+    // the dead run's lock is taken over; the rerun completes (time for a loaded machine)
+    const res = runJson<Record<string, unknown>>(['consolidate'], { cwd: repo, env, timeoutMs: 180_000 });
     expect(res.json.finished).toBe(true);
     const after = openDb(join(t.path, '.agentctx', 'agentctx.db'));
     expect(
@@ -169,7 +189,7 @@ describe('agentctx consolidate (built CLI)', () => {
     });
     expect(after.pragma('integrity_check', { simple: true })).toBe('ok');
     after.close();
-  });
+  }, 300_000);
 
   it('near-duplicate candidates come back after their rows are deleted; a dismissal outlives them', () => {
     const pairs = [

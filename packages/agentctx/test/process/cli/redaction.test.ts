@@ -117,7 +117,7 @@ describe('agentctx record', () => {
       storeText(),
     ].join('\n');
     for (const [, s] of ids) for (const v of s.secrets) expect(survivingPieces(v, out), s.text).toEqual([]);
-  });
+  }, 120_000); // some 40 processes: minutes on a loaded machine
 });
 
 describe('supersede, profile edit and the user patterns', () => {

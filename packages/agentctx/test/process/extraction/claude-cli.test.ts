@@ -359,14 +359,19 @@ describe.skipIf(!CLAUDE_BIN || !existsSync('/usr/bin/timeout'))('an extract kill
   it('leaves no nested claude behind: coreutils timeout ends it', async () => {
     setBackend('claude-cli');
     workSession(new TranscriptBuilder('s-kill', ws.repo)).write(ws.transcript('s-kill'));
-    delayNested = 60_000;
+    // Timed for a loaded machine: the nested run's timeout (20 s) leaves room for claude to start
+    // and for ps to see it before the backstop fires; its answer (150 s late) comes long after
+    // the backstop's end (20 s + 5 s grace + 5 s to SIGKILL), so a group gone within 90 s of the
+    // kill was ended by the backstop, not by an answer.
+    const TIMEOUT_MS = 20_000;
+    delayNested = 150_000;
     const child = spawn(process.execPath, [BIN, ...extractArgs(ws, 's-kill')], {
       cwd: ws.repo,
-      env: { ...env, AGENTCTX_LLM_TIMEOUT_MS: '2000' },
+      env: { ...env, AGENTCTX_LLM_TIMEOUT_MS: String(TIMEOUT_MS) },
       stdio: 'ignore',
     });
     try {
-      await waitFor(() => api.requests.some(isNested), { timeoutMs: 30_000, what: 'the nested request' });
+      await waitFor(() => api.requests.some(isNested), { timeoutMs: 60_000, what: 'the nested request' });
       // the nested run: started under timeout by the extract process, in its own process group
       const ps = () =>
         spawnSync('ps', ['-eo', 'pid=,ppid=,pgid=,args='], { encoding: 'utf8' })
@@ -379,12 +384,12 @@ describe.skipIf(!CLAUDE_BIN || !existsSync('/usr/bin/timeout'))('an extract kill
       const group = () => ps().filter((p) => p.pgid === leader!.pid);
       expect(group().length).toBeGreaterThanOrEqual(2); // timeout and claude
       child.kill('SIGKILL'); // no exit handler runs: only the backstop is left
-      // 2 s of our timeout + 5 s of grace, then SIGTERM (and SIGKILL 5 s later at worst)
-      await waitFor(() => group().length === 0, { timeoutMs: 20_000, what: 'the nested group to end' });
+      // our timeout + 5 s of grace, then SIGTERM (and SIGKILL 5 s later at worst)
+      await waitFor(() => group().length === 0, { timeoutMs: 90_000, what: 'the nested group to end' });
     } finally {
       child.kill('SIGKILL');
     }
-  }, 60_000);
+  }, 240_000);
 });
 
 describe.skipIf(!CLAUDE_BIN)(

@@ -1,0 +1,28 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
+
+/**
+ * Hold a write transaction (BEGIN IMMEDIATE) on the store at `dbPath` from another process for
+ * `ms`, then roll it back. Resolves once the lock is held; `done` resolves when it is released.
+ */
+export async function holdWriteLock(dbPath: string, ms: number): Promise<{ done: Promise<void> }> {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const code = `
+    const Database = require(${JSON.stringify(driver)});
+    const db = new Database(process.argv[1]);
+    db.pragma('busy_timeout = 20000');
+    db.exec('BEGIN IMMEDIATE');
+    db.prepare("UPDATE records SET access_count = access_count + 1").run();
+    process.stdout.write('locked\\n');
+    setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, ${ms});`;
+  const child = spawn(process.execPath, ['-e', code, dbPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const done = new Promise<void>((r) => child.once('exit', () => r()));
+  await new Promise<void>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', (l) =>
+      l === 'locked' ? resolve() : reject(new Error(l)),
+    );
+    child.once('exit', (c) => reject(new Error(`the lock holder exited ${c}`)));
+  });
+  return { done };
+}

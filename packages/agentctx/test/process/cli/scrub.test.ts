@@ -98,12 +98,17 @@ function legacyWorld(samples: GeneratedSecret[], marker: string): Legacy {
   };
 }
 
-/** Every file under the home but the store, as text. */
+/**
+ * Every file under the home but the store and the V8 code caches of agentctx's own bundles
+ * (`<home>/cache/*.v8`: compiled program text, no user data; its identifiers, such as
+ * `propertyIsEnumerable`, are strings fast-check also mixes into generated noise), as text.
+ */
 function homeFiles(home: ReturnType<typeof resolvePaths>): string {
   const out: string[] = [];
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
+      if (dir === join(home.home, 'cache') && e.name.endsWith('.v8')) continue;
       if (e.isDirectory()) walk(p);
       else if (e.isFile() && !e.name.startsWith('agentctx.db')) out.push(readFileSync(p, 'latin1'));
     }

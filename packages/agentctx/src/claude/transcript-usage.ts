@@ -182,7 +182,7 @@ const MAX_SUBAGENT_FILES = 200;
  * What the session's subagents did, read after the session: the sidechain lines of the parent
  * transcript (where older clients wrote them) and every subagent transcript Claude Code keeps
  * beside it, `<session id>/subagents/agent-<agent id>.jsonl`. A subagent's file does not exist
- * yet when its SubagentStart hook runs; by the session's Stop it does. Unreadable files are
+ * yet when its SubagentStart hook runs; once the subagent ends it does. Unreadable files are
  * skipped; nothing here throws.
  */
 export function readSubagentEvents(transcriptPath: string, sessionId: string): UsageEvent[] {

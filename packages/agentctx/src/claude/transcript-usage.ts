@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readdirSync, readSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { openRegularForRead } from '../storage/regular-file.js';
 
 /**
@@ -11,6 +12,8 @@ import { openRegularForRead } from '../storage/regular-file.js';
 
 export type UsageEvent =
   | { kind: 'prompt'; text: string; at: string | null }
+  /** A subagent's task (the user text of its own conversation): written by the parent, not the developer. */
+  | { kind: 'task'; text: string; at: string | null }
   | { kind: 'said'; text: string; at: string | null }
   | { kind: 'did'; tool: string; text: string; files: string[]; at: string | null }
   | {
@@ -74,8 +77,15 @@ interface Pending {
   at: string | null;
 }
 
-/** Parse transcript text into usage events, in order. Sidechains and garbage lines are skipped. */
-export function parseUsageEvents(text: string): UsageEvent[] {
+/**
+ * Which lines a parse reads: the session's own ('main', sidechains skipped), the sidechain
+ * lines a parent transcript may hold ('sidechain'), or every line of a subagent's own
+ * transcript ('subagent'). In the last two the user text is the subagent's task.
+ */
+export type TranscriptSide = 'main' | 'sidechain' | 'subagent';
+
+/** Parse transcript text into usage events, in order. Garbage lines are skipped. */
+export function parseUsageEvents(text: string, side: TranscriptSide = 'main'): UsageEvent[] {
   const events: UsageEvent[] = [];
   const pending = new Map<string, Pending>();
   for (const line of text.split('\n')) {
@@ -86,7 +96,9 @@ export function parseUsageEvents(text: string): UsageEvent[] {
     } catch {
       continue;
     }
-    if (!isObject(obj) || obj.isSidechain === true || !isObject(obj.message)) continue;
+    if (!isObject(obj) || !isObject(obj.message)) continue;
+    if (side === 'main' && obj.isSidechain === true) continue;
+    if (side === 'sidechain' && obj.isSidechain !== true) continue;
     const at = typeof obj.timestamp === 'string' ? obj.timestamp : null;
     const content = obj.message.content;
     if (obj.type === 'user') {
@@ -107,7 +119,8 @@ export function parseUsageEvents(text: string): UsageEvent[] {
         }
       }
       const t = typed.filter(Boolean).join('\n');
-      if (t && !/^<command-(name|message|args)>/.test(t)) events.push({ kind: 'prompt', text: t, at });
+      if (t && !/^<command-(name|message|args)>/.test(t))
+        events.push({ kind: side === 'main' ? 'prompt' : 'task', text: t, at });
       continue;
     }
     if (obj.type !== 'assistant' || !Array.isArray(content)) continue;
@@ -142,7 +155,7 @@ export function parseUsageEvents(text: string): UsageEvent[] {
 }
 
 /** Read a transcript file (its last MAX_BYTES at most) into usage events. */
-export function readUsageEvents(path: string): UsageEvent[] {
+export function readUsageEvents(path: string, side: TranscriptSide = 'main'): UsageEvent[] {
   const fd = openRegularForRead(path);
   try {
     const size = fstatSync(fd).size;
@@ -156,8 +169,43 @@ export function readUsageEvents(path: string): UsageEvent[] {
     }
     let text = buf.subarray(0, got).toString('utf8');
     if (start > 0) text = text.slice(text.indexOf('\n') + 1); // a cut first line is not JSON
-    return parseUsageEvents(text);
+    return parseUsageEvents(text, side);
   } finally {
     closeSync(fd);
   }
+}
+
+/** Most subagent transcripts of one session read (the newest names are not preferred: all alike). */
+const MAX_SUBAGENT_FILES = 200;
+
+/**
+ * What the session's subagents did, read after the session: the sidechain lines of the parent
+ * transcript (where older clients wrote them) and every subagent transcript Claude Code keeps
+ * beside it, `<session id>/subagents/agent-<agent id>.jsonl`. A subagent's file does not exist
+ * yet when its SubagentStart hook runs; once the subagent ends it does. Unreadable files are
+ * skipped; nothing here throws.
+ */
+export function readSubagentEvents(transcriptPath: string, sessionId: string): UsageEvent[] {
+  const events: UsageEvent[] = [];
+  try {
+    events.push(...readUsageEvents(transcriptPath, 'sidechain'));
+  } catch {
+    // no parent transcript: the caller reports that
+  }
+  if (!sessionId || /[\\/]/.test(sessionId) || sessionId === '..' || sessionId === '.') return events;
+  const dir = join(dirname(transcriptPath), sessionId, 'subagents');
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => /^agent-[^/\\]+\.jsonl$/.test(n));
+  } catch {
+    return events; // no subagent ran, or this client keeps none
+  }
+  for (const name of names.sort().slice(0, MAX_SUBAGENT_FILES)) {
+    try {
+      events.push(...readUsageEvents(join(dir, name), 'subagent'));
+    } catch {
+      // a file removed meanwhile, or not a regular file
+    }
+  }
+  return events;
 }

@@ -10,6 +10,8 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 export class TranscriptBuilder {
   readonly lines: Record<string, unknown>[] = [];
   private parent: string | null = null;
+  /** Fields every line carries from now on (a subagent's own transcript: sidechain, agent id). */
+  private extraFields: Record<string, unknown> = {};
   private t = Date.parse('2026-12-01T09:00:00Z');
   private n = 0;
 
@@ -37,10 +39,34 @@ export class TranscriptBuilder {
       sessionId: this.sessionId,
       version: '2.1.332',
       gitBranch: 'main',
+      ...this.extraFields,
       ...extra,
     };
     this.parent = uuid;
     return line;
+  }
+
+  /**
+   * Lines added from now on are a subagent's, as Claude Code writes its own transcript
+   * (`<session>/subagents/agent-<id>.jsonl`): `isSidechain: true` and the agent's id.
+   */
+  asSubagent(agentId: string): this {
+    this.extraFields = { isSidechain: true, agentId };
+    return this;
+  }
+
+  /** The result of a foreground subagent's Agent call: its report, written when it ends. */
+  agentDone(toolUseId: string, agentId: string, report: string): this {
+    this.lines.push({
+      ...this.common(),
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [{ tool_use_id: toolUseId, type: 'tool_result', content: [{ type: 'text', text: report }] }],
+      },
+      toolUseResult: { status: 'completed', agentId, content: [{ type: 'text', text: report }] },
+    });
+    return this;
   }
 
   queue(prompt: string): this {

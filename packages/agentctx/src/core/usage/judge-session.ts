@@ -1,4 +1,4 @@
-import { readUsageEvents, type UsageEvent } from '../../claude/transcript-usage.js';
+import { readSubagentEvents, readUsageEvents, type UsageEvent } from '../../claude/transcript-usage.js';
 import { nodeValue } from '../../storage/graph-repo.js';
 import type { Db } from '../../storage/open.js';
 import { addShown, setVerdict, shownInSession, type Verdict } from '../../storage/usage-repo.js';
@@ -57,11 +57,17 @@ function recordFor(db: Db, id: string): JudgedRecord | null {
   return { ...r, files: files.map((f) => nodeValue(f.name)) };
 }
 
+/**
+ * `events` are the session's own; `subagentEvents` what its subagents did (their transcripts).
+ * A record injected into a subagent is judged on both: what the subagents did after it was
+ * shown, and what the parent did with their reports. Other records on the session's own events.
+ */
 export function judgeSessionEvents(
   db: Db,
   sessionId: string,
   events: readonly UsageEvent[],
   now: Date,
+  subagentEvents: readonly UsageEvent[] = [],
 ): SessionUsage {
   const at = now.toISOString();
   const out: SessionUsage = {
@@ -75,10 +81,12 @@ export function judgeSessionEvents(
   };
   db.transaction(() => {
     out.mcp_shown = mcpShown(db, sessionId, events, at);
+    const withSubagents = subagentEvents.length > 0 ? [...events, ...subagentEvents] : events;
     for (const row of shownInSession(db, sessionId)) {
       const rec = recordFor(db, row.record_id);
       if (!rec) continue; // deleted since (a reset): nothing to judge
-      const j = judgeRecord(rec, row.via === 'digest' ? null : row.shown_at, events);
+      const seen = row.via === 'subagent' ? withSubagents : events;
+      const j = judgeRecord(rec, row.via === 'digest' ? null : row.shown_at, seen);
       out.shown++;
       const key: Verdict = j.verdict;
       out[key]++;
@@ -88,7 +96,8 @@ export function judgeSessionEvents(
   return out;
 }
 
-/** Judge a session from its transcript file. */
+/** Judge a session from its transcript file and its subagents' transcripts beside it. */
 export function judgeSession(db: Db, sessionId: string, transcriptPath: string, now: Date): SessionUsage {
-  return judgeSessionEvents(db, sessionId, readUsageEvents(transcriptPath), now);
+  const events = readUsageEvents(transcriptPath);
+  return judgeSessionEvents(db, sessionId, events, now, readSubagentEvents(transcriptPath, sessionId));
 }

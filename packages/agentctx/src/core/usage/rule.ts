@@ -16,8 +16,8 @@ import { extractTerms, foldText, type QueryTerm, textHasTerm } from '../../stora
  * 4. the developer confirmed it ("yes, as we decided…" naming it) → used.
  *
  * Distinctive words are the record's words the session had not used before it was shown and
- * that the developer never typed (echoing the prompt that retrieved it is no evidence), minus
- * words every coding session uses. Calibrated on a labelled set (test/unit/core/usage).
+ * that the developer never typed nor a subagent was asked (echoing the prompt or task that
+ * retrieved it is no evidence), minus words every coding session uses. Calibrated on a labelled set (test/unit/core/usage).
  */
 
 export const USED_POINTS = 2;
@@ -136,6 +136,11 @@ export function judgeRecord(
   for (const e of events) {
     if (e.kind === 'mcp') {
       if (e.tool === 'ctx_get' && (e.asked.includes(r.id) || e.returned.includes(r.id))) fetched = true;
+      continue;
+    }
+    if (e.kind === 'task') {
+      // a subagent's task retrieved what it was given: its words are no evidence of use
+      prompts.push(e.text);
       continue;
     }
     if (e.kind === 'prompt') {

@@ -65,6 +65,11 @@ export function subagentStart(ev: SubagentStartEvent, ctx: HookContext): HookRes
   });
   if (!injection) return null;
   if (statePath) updateSessionState(statePath, { addIds: injection.ids }, now);
-  recordInjectedTokens(ctx, ev.sessionId, project.id, injection.tokens);
+  // like the prompt hook: the ids go to the session journal (no store write on this path);
+  // folded into session_shown, they are judged after the session on what the subagent did
+  recordInjectedTokens(ctx, ev.sessionId, project.id, injection.tokens, {
+    ids: injection.ids,
+    via: 'subagent',
+  });
   return { additionalContext: injection.text };
 }

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseJournal } from '../../../src/storage/session-journal.js';
 import { runAgentctx } from '../../support/cli.js';
@@ -163,5 +165,89 @@ describe('usage evidence from a real session', () => {
     expect(out.usage.used).toBeGreaterThanOrEqual(1);
     expect(counts(pg.id)).toEqual({ shown_count: 1, used_count: 1, contradicted_count: 0 });
     expect(counts(flags.id)).toEqual({ shown_count: 1, used_count: 0, contradicted_count: 0 });
+  });
+
+  it('judges what a subagent was given on what the subagent did: the record it used is used, the one it ignored is not', () => {
+    const retries = w.add({
+      title: 'Charge retries: MAX_RETRIES = 3 with jittered backoff',
+      body: 'src/billing/charge.ts retries card charges at most 3 times (MAX_RETRIES) with jittered backoff; every attempt sends an idempotency key.',
+    });
+    const ledger = w.add({
+      title: 'Charge receipts are mailed by the ledger worker',
+      body: 'The ledger worker mails a receipt after each successful card charge; the API never sends mail.',
+    });
+    w.closeDb();
+    const sid = 'use-sub';
+    const agentId = 'a5f0c2e9';
+    const task = 'Look into card charge retries and charge receipts in the billing code';
+    // the parent transcript as SubagentStart finds it: the Agent call waiting for its result
+    const transcript = join(w.home, `${sid}.jsonl`);
+    const parent = new TranscriptBuilder(sid, w.repo).user('Please delegate the billing work.');
+    const [call] = parent.agentCalls([{ description: 'Billing retries', prompt: task }]);
+    parent.write(transcript);
+    const hook = runHook(
+      w,
+      'subagent-start',
+      basePayload(w, sid, 'SubagentStart', {
+        transcript_path: transcript,
+        agent_id: agentId,
+        agent_type: 'general-purpose',
+      }),
+    );
+    expect(hook.code).toBe(0);
+    expect(hook.context).toContain(retries.id);
+    expect(hook.context).toContain(ledger.id);
+    const lines = parseJournal(readIfExists(w.journalPath(sid)));
+    expect(
+      lines.some(
+        (l) =>
+          l.kind === 'tokens' &&
+          l.via === 'subagent' &&
+          l.ids?.includes(retries.id) &&
+          l.ids.includes(ledger.id) &&
+          l.tokens > 0,
+      ),
+    ).toBe(true);
+
+    // the rest of the session: the subagent's report comes back, the parent says nothing of it
+    const later = new Date(Date.now() + 1000).toISOString();
+    parent.startAt(later).agentDone(call!, agentId, 'Done.').assistant('The subagent has finished.');
+    parent.write(transcript);
+
+    // before the subagent's own transcript is on disk, nothing shows either record was used
+    const early = extract(sid, transcript);
+    expect(early.usage).toMatchObject({ shown: 2, used: 0, unused: 2 });
+
+    // the subagent's transcript (Claude Code writes it beside the parent's): it edits the retry
+    // loop the first record describes and never touches receipts
+    const subDir = join(w.home, sid, 'subagents');
+    mkdirSync(subDir, { recursive: true });
+    new TranscriptBuilder(sid, w.repo)
+      .asSubagent(agentId)
+      .startAt(later)
+      .user(task)
+      .tool('Read', { file_path: `${w.repo}/src/billing/charge.ts` }, 'export async function charge(req) {}')
+      .tool(
+        'Edit',
+        {
+          file_path: `${w.repo}/src/billing/charge.ts`,
+          old_string: 'return gateway.charge(req);',
+          new_string:
+            'for (let i = 0; i < MAX_RETRIES; i++) {\n  try { return await gateway.charge(req, { idempotencyKey }); }\n  catch { await sleep(jitter(200 * 2 ** i)); }\n}',
+        },
+        'The file has been updated.',
+      )
+      .assistant('charge() now retries up to MAX_RETRIES times with jittered backoff.')
+      .write(join(subDir, `agent-${agentId}.jsonl`));
+
+    const out = extract(sid, transcript);
+    expect(out.usage).toMatchObject({ shown: 2, used: 1, unused: 1, contradicted: 0 });
+    expect(counts(retries.id)).toEqual({ shown_count: 1, used_count: 1, contradicted_count: 0 });
+    expect(counts(ledger.id)).toEqual({ shown_count: 1, used_count: 0, contradicted_count: 0 });
+    const vias = w.db().prepare('SELECT DISTINCT via FROM session_shown WHERE session_id = ?').all(sid) as {
+      via: string;
+    }[];
+    w.closeDb();
+    expect(vias).toEqual([{ via: 'subagent' }]);
   });
 });

@@ -27,7 +27,7 @@ describe('the published tarball (npm pack --dry-run)', () => {
     const bundles = [
       'bin/agentctx.cjs',
       'dist/cli.js',
-      'dist/mcp.js',
+      'dist/mcp.cjs',
       'dist/hook.cjs',
       'dist/sqlite-driver.cjs',
       ...hookNames.map((e) => `dist/hook-${e}.cjs`),

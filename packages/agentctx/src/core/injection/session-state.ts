@@ -1,11 +1,21 @@
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../../storage/atomic-write.js';
+import { nonRegularKind, notRegular } from '../../storage/regular-file.js';
 
 /**
  * The per-session dedup file (SPEC §4, derived and disposable): which record ids this session
  * has already been shown, nothing else. A missing or corrupt file reads as an empty state: the
  * worst case is a re-injection. What must not be lost (injected tokens, the working
  * directory) goes to the session journal (storage/session-journal.ts).
+ *
+ * The file is a snapshot followed by appended lines, each one JSON object:
+ *   {"injected":[…],"updatedAt":"…"}   the set as a whole (written atomically: a new session,
+ *                                      a reset, or a compaction past MAX_IDS)
+ *   \n{"add":[…],"updatedAt":"…"}      ids added by one hook (one O_APPEND write)
+ * A prompt appends its few new ids instead of rewriting the whole set, so a long session's
+ * hook does not get slower as the set grows. Every append starts with a newline: a line torn by
+ * a crash is skipped alone and never swallows the next one. Two hooks of one session appending
+ * at once both keep their ids (the old format — the snapshot line alone — reads as before).
  */
 export interface SessionState {
   /** Record ids already injected into this session's context, in injection order. */
@@ -20,7 +30,9 @@ export function emptySessionState(): SessionState {
   return { injected: [] };
 }
 
-/** Read the state; anything unreadable is an empty state. Never throws. */
+const validId = (x: unknown): x is string => typeof x === 'string' && x.length > 0 && x.length < 200;
+
+/** Read the state; anything unreadable is an empty state (a torn or foreign line: skipped). Never throws. */
 export function readSessionState(path: string): SessionState {
   let raw: string;
   try {
@@ -28,20 +40,39 @@ export function readSessionState(path: string): SessionState {
   } catch {
     return emptySessionState();
   }
-  try {
-    const v = JSON.parse(raw) as unknown;
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return emptySessionState();
+  const seen = new Set<string>();
+  let injected: string[] = [];
+  let updatedAt: string | undefined;
+  const add = (ids: unknown): void => {
+    if (!Array.isArray(ids)) return;
+    for (const id of ids)
+      if (validId(id) && !seen.has(id)) {
+        seen.add(id);
+        injected.push(id);
+      }
+  };
+  for (const line of raw.split('\n')) {
+    if (!line) continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) continue;
     const o = v as Record<string, unknown>;
-    const state: SessionState = {
-      injected: Array.isArray(o.injected)
-        ? o.injected.filter((x): x is string => typeof x === 'string' && x.length > 0 && x.length < 200)
-        : [],
-    };
-    if (typeof o.updatedAt === 'string') state.updatedAt = o.updatedAt;
-    return state;
-  } catch {
-    return emptySessionState();
+    if ('injected' in o) {
+      // a snapshot: the set as a whole from here on
+      seen.clear();
+      injected = [];
+      add(o.injected);
+    } else add(o.add);
+    if (typeof o.updatedAt === 'string') updatedAt = o.updatedAt;
   }
+  if (injected.length > MAX_IDS) injected = injected.slice(-MAX_IDS);
+  const state: SessionState = { injected };
+  if (updatedAt !== undefined) state.updatedAt = updatedAt;
+  return state;
 }
 
 export interface StateChange {
@@ -52,24 +83,38 @@ export interface StateChange {
 }
 
 /**
- * Apply a change and write the file atomically. The file is re-read just before the write
- * so that two hooks of one session racing each other both keep their ids (last rename wins
- * for the rest). Returns the new state; a failed write is swallowed (the file is disposable).
+ * Apply a change: append the new ids, or write a fresh snapshot atomically (a reset, a file
+ * that does not exist yet, a set grown past MAX_IDS). `current` is the state the caller read
+ * (the hook reads it once at its start); without it the file is read here. Returns the new
+ * state; a failed write is swallowed (the file is disposable).
  */
-export function updateSessionState(path: string, change: StateChange, now: Date): SessionState {
-  const cur = readSessionState(path);
-  const ids = change.resetIds ? [] : cur.injected;
+export function updateSessionState(
+  path: string,
+  change: StateChange,
+  now: Date,
+  current: SessionState = readSessionState(path),
+): SessionState {
+  const ids = change.resetIds ? [] : current.injected;
   const seen = new Set(ids);
-  const injected = [...ids];
+  const added: string[] = [];
   for (const id of change.addIds ?? []) {
     if (!seen.has(id)) {
       seen.add(id);
-      injected.push(id);
+      added.push(id);
     }
   }
-  const next: SessionState = { injected: injected.slice(-MAX_IDS), updatedAt: now.toISOString() };
+  const updatedAt = now.toISOString();
+  const injected = ids.concat(added);
+  const next: SessionState = { injected: injected.slice(-MAX_IDS), updatedAt };
   try {
-    writeFileAtomic(path, JSON.stringify(next), 0o600);
+    const kind = nonRegularKind(path);
+    if (kind) throw notRegular(path, kind);
+    if (!change.resetIds && ids.length > 0 && injected.length <= MAX_IDS) {
+      if (added.length === 0) return next;
+      appendFileSync(path, `\n${JSON.stringify({ add: added, updatedAt })}`, { mode: 0o600 });
+    } else {
+      writeFileAtomic(path, JSON.stringify(next), 0o600);
+    }
   } catch {
     // disposable: losing it means a re-injection, never an error
   }

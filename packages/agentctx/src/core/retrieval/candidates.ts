@@ -48,7 +48,10 @@ export function ftsCandidates(db: Db, opts: SearchOptions, match: string | null)
   const want = Math.max(1, Math.trunc(opts.candidates ?? TUNING.candidates));
   if (opts.indexFirst) {
     // the ids a session was already shown can only take their own places among the best: a
-    // long session's growing dedup set must not push every prompt onto the slow path below
+    // long session's growing dedup set must not push every prompt onto the slow path below.
+    // CROSS JOIN keeps the ranked rows first: with the excluded ids' NOT IN, SQLite's planner
+    // otherwise walks every record of the namespace (records_project_current) and probes the
+    // ranked rows for each, ~20 ms at 100,000 records whatever the number of ids.
     const fetch = want * INDEX_FIRST_FETCH + Math.min(opts.excludeIds?.length ?? 0, EXCLUDED_FETCH_MAX);
     const rows = db
       .prepare(
@@ -56,7 +59,7 @@ export function ftsCandidates(db: Db, opts: SearchOptions, match: string | null)
            SELECT rowid AS rid, -bm25(records_fts, ${w}) AS rel FROM records_fts
            WHERE records_fts MATCH ? ORDER BY rel DESC LIMIT ${fetch})
          SELECT r.*, top.rel AS rel, (SELECT count(*) FROM top) AS pool__
-         FROM top JOIN records r ON r.rowid = top.rid WHERE ${f.sql}
+         FROM top CROSS JOIN records r ON r.rowid = top.rid WHERE ${f.sql}
          ORDER BY top.rel DESC LIMIT ${want}`,
       )
       .all(match, ...f.args) as (CandidateRow & { pool__?: number })[];

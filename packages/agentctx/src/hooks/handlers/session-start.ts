@@ -85,7 +85,7 @@ function digestAtStart(ev: SessionStartEvent, ctx: HookContext): HookResult {
     if (!text) return null;
     const ids = shownIds(digest.ids, digest.text, text);
     if (ctx.statePath) {
-      ctx.state = updateSessionState(ctx.statePath, { resetIds: reset, addIds: ids }, ctx.clock());
+      ctx.state = updateSessionState(ctx.statePath, { resetIds: reset, addIds: ids }, ctx.clock(), ctx.state);
     }
     recordInjectedTokens(ctx, ev.sessionId, project.id, tokens, { ids, via: 'digest' });
     return { additionalContext: text };
@@ -105,7 +105,7 @@ function digestAtStart(ev: SessionStartEvent, ctx: HookContext): HookResult {
   if (!text.includes('\n')) return null; // only the header fitted
   const ids = records.filter((r) => text.includes(`- ${r.title}:`)).map((r) => r.id);
   if (ctx.statePath)
-    ctx.state = updateSessionState(ctx.statePath, { resetIds: reset, addIds: ids }, ctx.clock());
+    ctx.state = updateSessionState(ctx.statePath, { resetIds: reset, addIds: ids }, ctx.clock(), ctx.state);
   recordInjectedTokens(ctx, ev.sessionId, project.id, tokens, { ids, via: 'digest' });
   return { additionalContext: text };
 }

@@ -25,7 +25,7 @@ export function userPromptSubmit(ev: UserPromptEvent, ctx: HookContext): HookRes
   if (!injection) return null;
   // The ids go to the dedup file, the tokens to the session journal: no write to the store, so
   // a prompt never queues behind a consolidation's write lock. Stop folds the journal.
-  if (ctx.statePath) ctx.state = updateSessionState(ctx.statePath, { addIds: injection.ids }, now);
+  if (ctx.statePath) ctx.state = updateSessionState(ctx.statePath, { addIds: injection.ids }, now, ctx.state);
   recordInjectedTokens(ctx, ev.sessionId, project.id, injection.tokens, {
     ids: injection.ids,
     via: 'prompt',

@@ -75,7 +75,14 @@ describe('session state', () => {
       updateSessionState(p, { resetIds: true, addIds: ['d'] }, now);
       expect(readSessionState(p).injected).toEqual(['d']);
       // the file holds the dedup set only: counts and the cwd live in the session journal
-      expect(Object.keys(JSON.parse(readFileSync(p, 'utf8'))).sort()).toEqual(['injected', 'updatedAt']);
+      updateSessionState(p, { addIds: ['e'] }, now);
+      const keys = readFileSync(p, 'utf8')
+        .split('\n')
+        .map((l) => Object.keys(JSON.parse(l)).sort());
+      expect(keys).toEqual([
+        ['injected', 'updatedAt'],
+        ['add', 'updatedAt'],
+      ]);
     } finally {
       t.cleanup();
     }

@@ -12,6 +12,9 @@
 //      lock (BEGIN IMMEDIATE) every 20 ms and times each wait; the servers' total memory.
 // Run `npm run build` first. Usage: node scripts/bench-scale.mjs [--records 100000] [--rounds 15]
 //   [--session-prompts 1000] [--spawns 9] [--keep]
+//   [--parts consolidate,hooks,session,mcp,eight] (sections to run; all by default)
+//   [--hold-log FILE] (the 8-session run's consolidation appends its write-lock holds to FILE,
+//   timed by scripts/lock-holds.cjs)
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -35,6 +38,8 @@ const RECORDS = Number(opt('records', '100000'));
 const ROUNDS = Number(opt('rounds', '15'));
 const SESSION_PROMPTS = Number(opt('session-prompts', '1000'));
 const SPAWNS = Number(opt('spawns', '9'));
+const PARTS = new Set(opt('parts', 'consolidate,hooks,session,mcp,eight').split(','));
+const HOLD_LOG = opt('hold-log', '');
 const PROJECTS = 12;
 const PER_PROJECT = Math.round((RECORDS * 0.96) / PROJECTS);
 const GLOBAL = RECORDS - PER_PROJECT * PROJECTS;
@@ -296,6 +301,15 @@ async function main() {
   );
   const repo = repos[0];
   const nodeBase = () => median(Array.from({ length: 7 }, () => timeSync(['-e', '0'], '', env, repo).ms));
+  if (PARTS.has('consolidate')) consolidationPart(repo);
+  if (PARTS.has('hooks')) hooksPart(repo);
+  if (PARTS.has('session')) sessionPart(repo);
+  if (PARTS.has('mcp')) await mcpPart(repo);
+  if (PARTS.has('eight')) await eightPart();
+  say(`node -e 0 (for the ratios above): ${f1(nodeBase())} ms`);
+}
+
+function consolidationPart(repo) {
   say('');
   say('### Consolidation (project 1: its records and the global ones)');
   const first = consolidate(repo);
@@ -304,7 +318,9 @@ async function main() {
   const again = consolidate(repo);
   say(`rerun: ${f1(again.ms / 1000)} s; steps ms: ${steps(again.summary)}`);
   say(`(load average ${load()})`);
+}
 
+function hooksPart(repo) {
   // ---- 2. hooks -------------------------------------------------------------------------
   const samples = { node: [], start: [], short: [], long: [] };
   for (let i = 0; i < ROUNDS + 2; i++) {
@@ -355,7 +371,9 @@ async function main() {
   say(
     `node -e 0 ${f1(base)} ms; SessionStart ${x('start')}; prompt short ${x('short')}; prompt 55 words ${x('long')}`,
   );
+}
 
+function sessionPart(repo) {
   // ---- 3. a long session ----------------------------------------------------------------
   const prompts = [];
   const ownWords = identifiers(0, 3000);
@@ -399,20 +417,24 @@ async function main() {
   say(
     `prompts 1–20: median ${f1(median(head))} ms (${(median(head) / nb).toFixed(2)}×); prompts ${SESSION_PROMPTS - 19}–${SESSION_PROMPTS}: median ${f1(median(tail))} ms (${(median(tail) / nb).toFixed(2)}×); node -e 0 ${f1(nb)} ms; ${injected} prompts injected; dedup set at the end: ${dedup} ids`,
   );
+}
 
+const connect = async (cwd) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp'],
+    cwd,
+    env,
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench-scale', version: '0' });
+  await client.connect(transport);
+  return { client, transport };
+};
+
+async function mcpPart(repo) {
   // ---- 4. the MCP server ----------------------------------------------------------------
-  const connect = async (cwd) => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'mcp'],
-      cwd,
-      env,
-      stderr: 'ignore',
-    });
-    const client = new Client({ name: 'bench-scale', version: '0' });
-    await client.connect(transport);
-    return { client, transport };
-  };
+  const ownWords = identifiers(0, 3000);
   const queries = Array.from({ length: 200 }, () => `${zipf(DEV)} ${zipf(ownWords)} ${zipf(DEV)}`);
   const spawnTimes = [];
   const nodeSpawn = [];
@@ -441,7 +463,9 @@ async function main() {
   say(
     `spawn → first ctx_search result: median ${f1(median(spawnTimes))} ms (${(median(spawnTimes) / ns).toFixed(2)}× node -e 0 ${f1(ns)} ms); ctx_search on an open connection: median ${median(call).toFixed(2)} ms, p95 ${quantile(call, 0.95).toFixed(2)} ms; resident memory after 100 calls ${mem(rss100)}, after 1,000 calls ${mem(rss1000)}`,
   );
+}
 
+async function eightPart() {
   // ---- 5. eight sessions at once --------------------------------------------------------
   const SESSIONS = 8;
   const servers = await Promise.all(repos.slice(0, SESSIONS).map((r) => connect(r)));
@@ -458,10 +482,11 @@ async function main() {
     }
   })();
   // a consolidation of a project whose watermarks are gone: a first run's work, holding write locks
+  const holds = HOLD_LOG ? ['-r', join(root, 'scripts', 'lock-holds.cjs')] : [];
   const consolidation = timeAsync(
-    [BIN, 'consolidate', '--json', '--rebuild', '--budget-ms', '900000'],
+    [...holds, BIN, 'consolidate', '--json', '--rebuild', '--budget-ms', '900000'],
     '',
-    env,
+    HOLD_LOG ? { ...env, AGENTCTX_LOCK_LOG: HOLD_LOG } : env,
     repos[SESSIONS],
   );
   const hookTimes = { prompt: [], stop: [] };
@@ -525,7 +550,6 @@ async function main() {
   say(
     `the ${SESSIONS} MCP servers' resident memory together: ${mem(rssTotal)} (file pages are shared between them)`,
   );
-  say(`node -e 0 (for the ratios above): ${f1(nodeBase())} ms`);
 }
 
 try {

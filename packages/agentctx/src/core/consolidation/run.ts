@@ -17,9 +17,10 @@ import { applyDriftScores, applyMerge, applyScores, pruneCandidates } from './ap
 import { planExactMerges } from './duplicates.js';
 import { dupInputs, scoreInputs } from './inputs.js';
 import { scanNearDuplicates } from './near-duplicates.js';
-import { batches, parseState, planDriftScores, type RunState, SCORE_BATCH } from './plan.js';
+import { parseState, planDriftScores, type RunState } from './plan.js';
 import { prepareCandidateScans, type RebuildReason } from './rebuild.js';
 import { planScores } from './scores.js';
+import type { SliceOptions } from './slices.js';
 import { checkStaleness, type StalenessSummary } from './staleness.js';
 import { scanVectorDuplicates } from './vector-duplicates.js';
 
@@ -53,6 +54,8 @@ export interface ConsolidateDeps {
   vectors?: VectorStore;
   /** Recompute the merge candidates from scratch (`--rebuild`); dismissals are kept (rebuild.ts). */
   rebuild?: boolean;
+  /** Bounds of one write slice (slices.ts); tests fix them to get the same commit points every run. */
+  slice?: SliceOptions;
 }
 
 export interface ConsolidateSummary {
@@ -148,16 +151,21 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
       const rows = scoreInputs(db, namespaces);
       summary.records = rows.length;
       const changes = planScores(rows, now);
-      for (const batch of batches(changes, SCORE_BATCH)) {
-        applyScores(db, batch.items);
-        summary.scores_updated += batch.items.length;
-        deps.onProgress?.('scores', batch.done, changes.length);
-        committed('scores');
-      }
+      applyScores(
+        db,
+        changes,
+        (done) => {
+          summary.scores_updated = done;
+          deps.onProgress?.('scores', done, changes.length);
+          committed('scores');
+        },
+        deps.slice,
+      );
     });
 
     step('term frequencies', () => {
-      if (fullText) summary.term_df = refreshTermDf(db).rebuilt;
+      if (fullText)
+        summary.term_df = refreshTermDf(db, () => committed('term-frequencies'), deps.slice).rebuilt;
       committed('term-frequencies');
     });
 
@@ -204,7 +212,8 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
       step('profile', () => {
         deps.refreshProfile!(now);
         // the profile records it wrote are counted too: a run leaves the counts equal to the index
-        if (fullText && refreshTermDf(db).rebuilt) summary.term_df = true;
+        if (fullText && refreshTermDf(db, () => committed('profile'), deps.slice).rebuilt)
+          summary.term_df = true;
         committed('profile');
       });
     }
@@ -239,7 +248,7 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
       step('drift', () => {
         const plan = planDriftScores(scanDrift(db, deps.project, now));
         driftCounts = plan.counts;
-        applyDriftScores(db, deps.project.id, plan.scores);
+        applyDriftScores(db, deps.project.id, plan.scores, () => committed('drift'), deps.slice);
         summary.drift = driftCounts;
         committed('drift');
       });

@@ -21,7 +21,10 @@ const WORDS =
     ' ',
   );
 let seed = 7;
-const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const rand = () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
 const queries = Array.from({ length: 200 }, () =>
   Array.from({ length: 3 }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' '),
 );

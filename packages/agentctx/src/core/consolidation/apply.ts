@@ -127,7 +127,7 @@ export function applyDriftScores(
   const changes: { id: string; score: number }[] = [];
   const had = new Map(stored.map((r) => [r.id, r.score]));
   for (const r of stored) if (!target.has(r.id)) changes.push({ id: r.id, score: 0 });
-  for (const [id, score] of target) if (had.get(id) !== score) changes.push({ id, score });
+  for (const [id, score] of target) if ((had.get(id) ?? 0) !== score) changes.push({ id, score });
   const set = db.prepare('UPDATE records SET claudemd_drift_score = ? WHERE id = ?');
   writeInSlices(db, changes, (c) => set.run(c.score, c.id), afterSlice, slice);
   return changes.length;

@@ -175,6 +175,8 @@ describe('term_df: document frequencies without walking posting lists', () => {
           { maxMs: Number.POSITIVE_INFINITY, cap },
         );
         expect(r).toMatchObject({ rebuilt: true, mode: 'full' });
+        // no write transaction wrote more than `cap` words: the mark, the slices, the final mark
+        expect(slices).toBeGreaterThanOrEqual(2 + Math.ceil(r.terms / cap));
         const marked = s.db.prepare("SELECT value FROM term_df_meta WHERE key = 'built'").get();
         // an addition lies past the mark and is added next run; a delete or rewrite once the
         // "copying" mark is committed (the first call is before it) drops the mark

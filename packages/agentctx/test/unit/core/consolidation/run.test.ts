@@ -326,6 +326,24 @@ describe('consolidate', () => {
     expect(dump(s.db)).toEqual(before);
   });
 
+  it('commits new scores in short slices: no write transaction holds more than the cap', () => {
+    const s = store('slices');
+    populate(s);
+    const seen: Record<string, number> = {};
+    const run = consolidate(
+      s.consolidateDeps({
+        slice: { maxMs: Number.POSITIVE_INFINITY, cap: 5 },
+        checkpoint: (step) => {
+          seen[step] = (seen[step] ?? 0) + 1;
+          return false;
+        },
+      }),
+    );
+    expect(run.scores_updated).toBeGreaterThan(10);
+    expect(seen.scores).toBe(Math.ceil(run.scores_updated / 5));
+    s.db.close();
+  });
+
   it('killed after any committed step, a rerun reaches the same final state as an uninterrupted run', () => {
     const ref = store('ref');
     populate(ref);

@@ -51,14 +51,70 @@ function writeBuilt(db: Db, b: Built): void {
   db.prepare("INSERT OR REPLACE INTO term_df_meta (key, value) VALUES ('built', ?)").run(JSON.stringify(b));
 }
 
-function copyWhole(db: Db, now: { maxRowid: number; records: number }): number {
-  db.prepare('DELETE FROM term_df').run();
-  const n = db
-    .prepare('INSERT INTO term_df (term, doc) SELECT term, doc FROM records_fts_vocab')
-    .run().changes;
-  writeBuilt(db, { ...now, terms: n });
-  return n;
+/** How long one write slice of a whole copy may hold the write lock, and its most rows. */
+export interface CopySlice {
+  maxMs?: number;
+  cap?: number;
 }
+
+/**
+ * Make the copy equal to fts5vocab without holding the write lock for the whole copy (at
+ * 100,000 records one INSERT … SELECT held it ~360 ms). A `built` mark saying "copying" is
+ * committed first (readBuilt takes it for no mark); the counts are read in one read
+ * transaction, outside any write lock, with the row count they belong to; the differences are
+ * written in short IMMEDIATE slices; the real mark goes in last, and only if the "copying" mark
+ * is still there: a delete or a rewritten title or body meanwhile drops it (the triggers of
+ * migration 13), and the next run copies again. Records added meanwhile lie past the mark's
+ * rowid and are added by the next run. A copy killed half-way leaves the "copying" mark: the
+ * next run starts over; lookups meanwhile read counts from either state, which only weigh terms.
+ */
+function copyWhole(db: Db, afterSlice: () => void, slice: CopySlice): number {
+  const maxMs = slice.maxMs ?? 15;
+  const cap = Math.max(1, slice.cap ?? 5000);
+  db.transaction(() => {
+    db.prepare("INSERT OR REPLACE INTO term_df_meta (key, value) VALUES ('built', ?)").run(COPYING);
+  }).immediate();
+  afterSlice();
+  const snap = db.transaction(() => ({
+    now: db.prepare('SELECT COALESCE(MAX(rowid), 0) AS maxRowid, COUNT(*) AS records FROM records').get() as {
+      maxRowid: number;
+      records: number;
+    },
+    vocab: db.prepare('SELECT term, doc FROM records_fts_vocab').all() as { term: string; doc: number }[],
+    held: db.prepare('SELECT term, doc FROM term_df').all() as { term: string; doc: number }[],
+  }))();
+  const want = new Map(snap.vocab.map((r) => [r.term, r.doc]));
+  const ops: { term: string; doc: number | null }[] = [];
+  for (const r of snap.held) if (!want.has(r.term)) ops.push({ term: r.term, doc: null });
+  const had = new Map(snap.held.map((r) => [r.term, r.doc]));
+  for (const [term, doc] of want) if (had.get(term) !== doc) ops.push({ term, doc });
+  const upsert = db.prepare(
+    'INSERT INTO term_df (term, doc) VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET doc = excluded.doc',
+  );
+  const drop = db.prepare('DELETE FROM term_df WHERE term = ?');
+  let i = 0;
+  while (i < ops.length) {
+    db.transaction(() => {
+      const t0 = performance.now();
+      const start = i;
+      do {
+        const op = ops[i++]!;
+        if (op.doc === null) drop.run(op.term);
+        else upsert.run(op.term, op.doc);
+      } while (i < ops.length && i - start < cap && performance.now() - t0 < maxMs);
+    }).immediate();
+    afterSlice();
+  }
+  db.transaction(() => {
+    const mark = db.prepare("SELECT value FROM term_df_meta WHERE key = 'built'").get() as
+      | { value: string }
+      | undefined;
+    if (mark?.value === COPYING) writeBuilt(db, { ...snap.now, terms: want.size });
+  }).immediate();
+  return want.size;
+}
+
+const COPYING = '{"copying":true}';
 
 /** The index's columns and tokenizer option, as its CREATE statement declares them. */
 function indexShape(db: Db): { columns: string[]; tokenize: string } {
@@ -101,11 +157,16 @@ function addNewRecords(db: Db, after: number): number {
 
 /**
  * Bring `term_df` up to date with the index: add the words of the records written since the
- * last run, or copy it whole when that cannot be trusted (no mark; the counts do not add up).
+ * last run, or copy it whole, in slices (copyWhole), when that cannot be trusted (no mark; the
+ * counts do not add up). `afterSlice` is called after every committed write transaction.
  */
-export function refreshTermDf(db: Db): TermDfRebuild {
-  return db
-    .transaction((): TermDfRebuild => {
+export function refreshTermDf(
+  db: Db,
+  afterSlice: () => void = () => {},
+  slice: CopySlice = {},
+): TermDfRebuild {
+  const quick = db
+    .transaction((): TermDfRebuild | 'whole' => {
       const now = db
         .prepare('SELECT COALESCE(MAX(rowid), 0) AS maxRowid, COUNT(*) AS records FROM records')
         .get() as { maxRowid: number; records: number };
@@ -122,19 +183,22 @@ export function refreshTermDf(db: Db): TermDfRebuild {
         built !== null &&
         built.records + fresh === now.records &&
         (built.terms === 0 || db.prepare('SELECT 1 FROM term_df LIMIT 1').get() !== undefined);
-      if (!trusted) return { rebuilt: true, terms: copyWhole(db, now), mode: 'full' };
+      if (!trusted) return 'whole';
       if (fresh === 0) return { rebuilt: false, terms: -1 };
       let terms: number;
       try {
         terms = addNewRecords(db, built.maxRowid);
       } catch {
         // an index shape the delta table cannot mirror: the whole copy is always right
-        return { rebuilt: true, terms: copyWhole(db, now), mode: 'full' };
+        return 'whole';
       }
       writeBuilt(db, { ...now, terms });
       return { rebuilt: true, terms, mode: 'added' };
     })
     .immediate();
+  if (quick !== 'whole') return quick;
+  afterSlice();
+  return { rebuilt: true, terms: copyWhole(db, afterSlice, slice), mode: 'full' };
 }
 
 /** Forget the copy (after records were deleted in bulk): lookups go to fts5vocab until the next rebuild. */

@@ -7,6 +7,7 @@ import {
 import type { Db } from '../../storage/open.js';
 import type { MergePlan } from './duplicates.js';
 import { candidateOrder, type NearPair } from './plan.js';
+import { type SliceOptions, writeInSlices } from './slices.js';
 
 /**
  * The writing half of a consolidation run: each function is one short IMMEDIATE transaction,
@@ -14,12 +15,15 @@ import { candidateOrder, type NearPair } from './plan.js';
  * starts from.
  */
 
-/** New scores for one batch of records. */
-export function applyScores(db: Db, changes: readonly { id: string; score: number }[]): void {
+/** New scores, in short slices (slices.ts); `afterSlice` gets the count written so far. */
+export function applyScores(
+  db: Db,
+  changes: readonly { id: string; score: number }[],
+  afterSlice: (done: number) => void = () => {},
+  slice?: SliceOptions,
+): void {
   const update = db.prepare('UPDATE records SET score = ? WHERE id = ?');
-  db.transaction(() => {
-    for (const c of changes) update.run(c.score, c.id);
-  }).immediate();
+  writeInSlices(db, changes, (c) => update.run(c.score, c.id), afterSlice, slice);
 }
 
 /** Supersede the newer copies into the keeper and fold their sightings into it: one transaction. */
@@ -99,17 +103,32 @@ export function pruneCandidates(db: Db, projectId: string, namespaces: readonly 
     .immediate();
 }
 
-/** Every drift score of the project back to 0, then the planned ones. */
+/**
+ * The project's drift scores become the planned ones (every other back to 0). The scores stored
+ * now are read outside any write transaction, and only the differences are written, in short
+ * slices (slices.ts): a rerun with nothing changed writes nothing, and a run killed between two
+ * slices leaves scores the next run's plan finishes. Only consolidation writes drift scores, and
+ * one consolidation runs at a time. Returns how many records it changed.
+ */
 export function applyDriftScores(
   db: Db,
   projectId: string,
   scores: readonly { id: string; score: number }[],
-): void {
-  db.transaction(() => {
-    db.prepare(
-      'UPDATE records SET claudemd_drift_score = 0 WHERE project_id = ? AND claudemd_drift_score != 0',
-    ).run(projectId);
-    const set = db.prepare('UPDATE records SET claudemd_drift_score = ? WHERE id = ?');
-    for (const s of scores) set.run(s.score, s.id);
-  }).immediate();
+  afterSlice: (done: number) => void = () => {},
+  slice?: SliceOptions,
+): number {
+  const target = new Map<string, number>();
+  for (const s of scores) target.set(s.id, s.score); // a later plan entry wins, as it did when written in order
+  const stored = db
+    .prepare(
+      'SELECT id, claudemd_drift_score AS score FROM records WHERE project_id = ? AND claudemd_drift_score != 0',
+    )
+    .all(projectId) as { id: string; score: number }[];
+  const changes: { id: string; score: number }[] = [];
+  const had = new Map(stored.map((r) => [r.id, r.score]));
+  for (const r of stored) if (!target.has(r.id)) changes.push({ id: r.id, score: 0 });
+  for (const [id, score] of target) if ((had.get(id) ?? 0) !== score) changes.push({ id, score });
+  const set = db.prepare('UPDATE records SET claudemd_drift_score = ? WHERE id = ?');
+  writeInSlices(db, changes, (c) => set.run(c.score, c.id), afterSlice, slice);
+  return changes.length;
 }

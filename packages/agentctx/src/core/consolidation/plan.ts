@@ -8,7 +8,6 @@ import { NEAR_DUPLICATE, similarity } from './duplicates.js';
  * merge plans). apply.ts writes the plans; run.ts strings the steps together.
  */
 
-export const SCORE_BATCH = 2000;
 export const NEAR_BATCH = 250;
 
 /** What a run saves for the next one (in `consolidation_runs.summary.state`). */

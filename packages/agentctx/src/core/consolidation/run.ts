@@ -11,15 +11,17 @@ import type { VectorStore } from '../../storage/vectors/store.js';
 import { type CodeGraphSummary, refreshCodeGraph } from '../codegraph/refresh.js';
 import { writeStampedDigest } from '../digest/current-digest.js';
 import { composeDigest } from '../digest/digest.js';
+import { readMemoryFiles } from '../drift/claudemd-files.js';
 import { scanDrift } from '../drift/scan.js';
 import { namespacesOf } from '../records/records.js';
 import { applyDriftScores, applyMerge, applyScores, pruneCandidates } from './apply.js';
 import { planExactMerges } from './duplicates.js';
 import { dupInputs, scoreInputs } from './inputs.js';
 import { scanNearDuplicates } from './near-duplicates.js';
-import { batches, parseState, planDriftScores, type RunState, SCORE_BATCH } from './plan.js';
+import { parseState, planDriftScores, type RunState } from './plan.js';
 import { prepareCandidateScans, type RebuildReason } from './rebuild.js';
 import { planScores } from './scores.js';
+import type { SliceOptions } from './slices.js';
 import { checkStaleness, type StalenessSummary } from './staleness.js';
 import { scanVectorDuplicates } from './vector-duplicates.js';
 
@@ -53,6 +55,8 @@ export interface ConsolidateDeps {
   vectors?: VectorStore;
   /** Recompute the merge candidates from scratch (`--rebuild`); dismissals are kept (rebuild.ts). */
   rebuild?: boolean;
+  /** Bounds of one write slice (slices.ts); tests fix them to get the same commit points every run. */
+  slice?: SliceOptions;
 }
 
 export interface ConsolidateSummary {
@@ -148,16 +152,21 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
       const rows = scoreInputs(db, namespaces);
       summary.records = rows.length;
       const changes = planScores(rows, now);
-      for (const batch of batches(changes, SCORE_BATCH)) {
-        applyScores(db, batch.items);
-        summary.scores_updated += batch.items.length;
-        deps.onProgress?.('scores', batch.done, changes.length);
-        committed('scores');
-      }
+      applyScores(
+        db,
+        changes,
+        (done) => {
+          summary.scores_updated = done;
+          deps.onProgress?.('scores', done, changes.length);
+          committed('scores');
+        },
+        deps.slice,
+      );
     });
 
     step('term frequencies', () => {
-      if (fullText) summary.term_df = refreshTermDf(db).rebuilt;
+      if (fullText)
+        summary.term_df = refreshTermDf(db, () => committed('term-frequencies'), deps.slice).rebuilt;
       committed('term-frequencies');
     });
 
@@ -204,7 +213,8 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
       step('profile', () => {
         deps.refreshProfile!(now);
         // the profile records it wrote are counted too: a run leaves the counts equal to the index
-        if (fullText && refreshTermDf(db).rebuilt) summary.term_df = true;
+        if (fullText && refreshTermDf(db, () => committed('profile'), deps.slice).rebuilt)
+          summary.term_df = true;
         committed('profile');
       });
     }
@@ -237,9 +247,14 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     let driftCounts = { missing: 0, contradicted: 0 };
     if (deps.project.id !== GLOBAL_PROJECT && fullText) {
       step('drift', () => {
-        const plan = planDriftScores(scanDrift(db, deps.project, now));
+        // without a CLAUDE.md the plan is empty whatever the scan finds (plan.ts): skip the scan,
+        // which assesses every current record of the project (~160 ms at 100,000 records)
+        const plan =
+          readMemoryFiles(deps.project.root).length > 0
+            ? planDriftScores(scanDrift(db, deps.project, now))
+            : { counts: { missing: 0, contradicted: 0 }, scores: [] };
         driftCounts = plan.counts;
-        applyDriftScores(db, deps.project.id, plan.scores);
+        applyDriftScores(db, deps.project.id, plan.scores, () => committed('drift'), deps.slice);
         summary.drift = driftCounts;
         committed('drift');
       });

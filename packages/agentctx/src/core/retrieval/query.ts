@@ -1,5 +1,9 @@
 import { buildMatchExpression, type QueryTerm, termKey, termToFts } from '../../storage/fts-query.js';
 import type { Db } from '../../storage/open.js';
+
+/** The one prepared query corpusSize keeps per handle. */
+type Statement = { get(): unknown };
+
 import { termDfLookup } from '../../storage/term-df.js';
 
 /**
@@ -55,8 +59,15 @@ function dfCache(db: Db): Map<string, number> {
 }
 
 /** Number of indexed records; max(rowid) is O(1) and close enough for IDF. */
+const corpusQuery = new WeakMap<Db, Statement>();
+
 export function corpusSize(db: Db): number {
-  const row = db.prepare('SELECT COALESCE(MAX(rowid), 0) AS n FROM records').get() as { n: number };
+  let stmt = corpusQuery.get(db);
+  if (!stmt) {
+    stmt = db.prepare('SELECT COALESCE(MAX(rowid), 0) AS n FROM records');
+    corpusQuery.set(db, stmt);
+  }
+  const row = stmt.get() as { n: number };
   return Math.max(1, row.n);
 }
 

@@ -326,23 +326,43 @@ describe('consolidate', () => {
     expect(dump(s.db)).toEqual(before);
   });
 
+  it('commits new scores in short slices: no write transaction holds more than the cap', () => {
+    const s = store('slices');
+    populate(s);
+    const seen: Record<string, number> = {};
+    const run = consolidate(
+      s.consolidateDeps({
+        slice: { maxMs: Number.POSITIVE_INFINITY, cap: 5 },
+        checkpoint: (step) => {
+          seen[step] = (seen[step] ?? 0) + 1;
+          return false;
+        },
+      }),
+    );
+    expect(run.scores_updated).toBeGreaterThan(10);
+    expect(seen.scores).toBe(Math.ceil(run.scores_updated / 5));
+    s.db.close();
+  });
+
   it('killed after any committed step, a rerun reaches the same final state as an uninterrupted run', () => {
     const ref = store('ref');
     populate(ref);
     consolidate(ref.consolidateDeps());
     const want = dump(ref.db);
     const wantDigest = readDigest(join(t.path, 'ref', 'digests'), PROJECT)!.text;
-    // count the commit points of a full run
+    // count the commit points of a full run (slices bounded by count only, and small, so every
+    // run has the same commit points and the scores, drift scores and term counts take several)
+    const slice = { maxMs: Number.POSITIVE_INFINITY, cap: 7 };
     const probe = store('probe');
     populate(probe);
     let points = 0;
-    consolidate(probe.consolidateDeps({ checkpoint: () => (points++, false) }));
+    consolidate(probe.consolidateDeps({ slice, checkpoint: () => (points++, false) }));
     expect(points).toBeGreaterThan(8);
     for (const k of [0, 1, 3, Math.floor(points / 2), points - 3, points - 1]) {
       const s = store(`k${k}`);
       populate(s);
       let seen = 0;
-      const cut = consolidate(s.consolidateDeps({ checkpoint: () => seen++ === k }));
+      const cut = consolidate(s.consolidateDeps({ slice, checkpoint: () => seen++ === k }));
       expect(cut.stopped).toBe('interrupted');
       expect(s.db.pragma('integrity_check', { simple: true })).toBe('ok');
       const done = consolidate(s.consolidateDeps());

@@ -142,11 +142,13 @@ describe.skipIf(!CLAUDE_BIN)('team context between two developers, with the real
     // ctx_supersede ran in B's store through the MCP server claude started
     const last = turns[2]!.raw;
     expect(last).toContain('new_id');
-    const hits = cli<{ results: { id: string; title: string }[] }>('b', [
+    // the session's own handover (written at Stop from the prompt's words) may match too: the
+    // supersession is about the decisions, of which exactly one is current
+    const hits = cli<{ results: { id: string; title: string; type: string }[] }>('b', [
       'search',
       'orders service postgres',
-    ]).results;
-    expect(hits.length).toBe(1);
+    ]).results.filter((h) => h.type === 'decision');
+    expect(hits.length, JSON.stringify(hits)).toBe(1);
     expect(hits[0]!.id).not.toBe(bOldId);
     const shown = cli<{ record: { body: string; source: string } }>('b', ['show', hits[0]!.id]).record;
     expect(shown.body).toContain(NEW_MARK);

@@ -145,7 +145,8 @@ export function lookUpTask(transcriptPath: string, sessionId: string, agentId: s
   try {
     text = readTail(transcriptPath, TASK_TAIL_BYTES);
   } catch {
-    // no transcript to wait for (Claude Code writes it long before any subagent starts)
+    // not on disk yet: claude -p creates the transcript at its first flush, which can come
+    // after the first subagent of the session has started (seen with 2.1.332)
     return { text: '', from: 'none', missing: true };
   }
   for (const line of text.split('\n')) {
@@ -181,7 +182,8 @@ const POLL_MS = 25;
  * launch result naming this agent (background subagents), the agent's own first line, or a
  * single call still waiting for its result (a foreground subagent: its result comes only when
  * it ends). Several waiting calls (siblings launched together) are taken, all of them, only
- * when the wait is over and nothing told them apart.
+ * when the wait is over and nothing told them apart. A transcript that does not exist yet is
+ * waited for the same way.
  */
 export function subagentTask(
   transcriptPath: string,
@@ -193,7 +195,7 @@ export function subagentTask(
   for (;;) {
     const found = lookUpTask(transcriptPath, sessionId, agentId);
     if (found.from === 'launch' || found.from === 'own' || found.from === 'pending') return found;
-    if (found.missing || Date.now() >= deadline || !transcriptPath) return found;
+    if (Date.now() >= deadline || !transcriptPath) return found;
     sleepSync(POLL_MS);
   }
 }

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -76,14 +77,26 @@ describe('the task of a starting subagent', () => {
     expect(lookUpTask(path, 's', 'a')).toEqual({ text: 'the late task', from: 'pending' });
   });
 
-  it('waits for a transcript with no task yet, but not for one that does not exist', () => {
+  it('waits for a transcript with no task yet, and for one not created yet', () => {
     const path = file();
     new TranscriptBuilder('s', '/repo').user('go').write(path);
     let t0 = Date.now();
     expect(subagentTask(path, 's', 'a', 150).from).toBe('none');
     expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
     t0 = Date.now();
-    expect(subagentTask(join(tmp.path, 'missing.jsonl'), 's', 'a', 5000).from).toBe('none');
-    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(subagentTask(join(tmp.path, 'missing.jsonl'), 's', 'a', 150).from).toBe('none');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
+    // claude -p creates the parent transcript at its first flush, which can come after the
+    // first SubagentStart: another process writes it while the lookup waits
+    const late = join(tmp.path, 'late.jsonl');
+    const staged = join(tmp.path, 'staged.jsonl');
+    const lateText = new TranscriptBuilder('s', '/repo');
+    lateText.agentCalls([{ prompt: 'the task written late' }]);
+    lateText.write(staged);
+    const writer = spawn('sh', ['-c', 'sleep 0.3; mv "$0" "$1"', staged, late], { stdio: 'ignore' });
+    t0 = Date.now();
+    expect(subagentTask(late, 's', 'a', 10_000)).toEqual({ text: 'the task written late', from: 'pending' });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
+    writer.unref();
   });
 });

@@ -9,20 +9,84 @@
 // 100 MB transcript and 20 points for extract, 10,000 records and 20 points for the backfill,
 // 7,000 fuzzed hook payloads (the load and isolation runs are the same as without it).
 // --no-secrets leaves out the secrets corpus (for a run split into several invocations).
-// Usage: node scripts/bench-faults.mjs [--full] [--no-secrets] [vitest file filters…]
+// --shard k/n runs the k-th of n interleaved slices of the generated hook payloads, and
+// --fuzz-log FILE appends every payload's outcome to FILE as it ends, so a long fuzz run can be
+// split across invocations; --fuzz-summary FILE prints the figures of all the shards in FILE.
+// Usage: node scripts/bench-faults.mjs [--full] [--no-secrets] [--shard k/n] [--fuzz-log FILE]
+//                                      [vitest file filters…]
+//        node scripts/bench-faults.mjs --fuzz-summary FILE
 //        AGENTCTX_FAULTS_SEED=N to reseed.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seed = Number(process.env.AGENTCTX_FAULTS_SEED) || 20_240_611;
 const args = process.argv.slice(2);
+/** A path as the caller typed it (npm runs scripts from the package folder). */
+const fromCaller = (p) => resolve(process.env.INIT_CWD ?? process.cwd(), p);
+/** The value after `flag`, removed from the filters. */
+function option(flag) {
+  const i = args.indexOf(flag);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+const summaryFile = option('--fuzz-summary');
+if (summaryFile) {
+  process.stdout.write(fuzzSummary(fromCaller(summaryFile)));
+  process.exit(0);
+}
 const full = args.includes('--full');
 const withSecrets = !args.includes('--no-secrets');
-const filters = args.filter((a) => a !== '--full' && a !== '--no-secrets');
+const shard = option('--shard');
+const fuzzLog = option('--fuzz-log');
+if (shard !== undefined && !/^\d+\/\d+$/.test(shard)) {
+  process.stderr.write(`bench:faults: --shard takes k/n (e.g. 2/4), not ${shard}\n`);
+  process.exit(2);
+}
+const filters = args.filter(
+  (a, i) =>
+    a !== '--full' &&
+    a !== '--no-secrets' &&
+    !['--shard', '--fuzz-log'].includes(a) &&
+    !['--shard', '--fuzz-log'].includes(args[i - 1]),
+);
+
+/** The hook-fuzz figures of every case logged in `file` (one JSON line per payload, from any shard). */
+function fuzzSummary(file) {
+  const byCase = new Map();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const r = JSON.parse(line);
+      byCase.set(`${r.seed}:${r.i}`, r); // a case run twice (a shard rerun) counts once
+    } catch {
+      // a line cut short by a killed run
+    }
+  }
+  const rows = [...byCase.values()];
+  if (rows.length === 0) return `no payloads logged in ${file}\n`;
+  const of = Math.max(...rows.map((r) => r.of));
+  const seeds = [...new Set(rows.map((r) => r.seed))];
+  const ms = rows.map((r) => r.ms).sort((a, b) => a - b);
+  const rank = (p) => ms[Math.min(ms.length - 1, Math.max(0, Math.ceil((p / 100) * ms.length) - 1))];
+  const hooks = [...new Set(rows.map((r) => r.hook))].sort();
+  const problems = rows.filter((r) => r.problem);
+  const lines = [
+    `## Hook fuzzing (merged from ${file})`,
+    `  payloads tried                                  ${rows.length} of ${of} (seed ${seeds.join(', ')})`,
+    `  events covered                                  ${hooks.length}: ${hooks.join(', ')}`,
+    `  largest payload                                 ${Math.round(Math.max(...rows.map((r) => r.bytes)) / 1024)} KB`,
+    `  runs that printed hook JSON (context injected)  ${rows.filter((r) => r.injected).length}`,
+    `  non-zero exits                                  ${rows.filter((r) => r.code !== 0).length}`,
+    `  invalid stdout or any stderr                    ${problems.length}`,
+    `  hook time p50 / p99 / max                       ${rank(50)} / ${rank(99)} / ${ms[ms.length - 1]} ms`,
+    ...problems.slice(0, 10).map((r) => `  problem: case ${r.i} (${r.hook}, ${r.bytes} bytes): ${r.problem}`),
+    '  (files written outside the home and store integrity are checked at the end of each shard: a shard that failed them failed its run)',
+  ];
+  return `${lines.join('\n')}\n`;
+}
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(1))
@@ -52,6 +116,8 @@ const res = await new Promise((resolve) => {
         ...process.env,
         AGENTCTX_FAULTS_BENCH: '1',
         ...(full ? { AGENTCTX_FAULTS_SIZE: 'full' } : {}),
+        ...(shard ? { AGENTCTX_FAULTS_SHARD: shard } : {}),
+        ...(fuzzLog ? { AGENTCTX_FAULTS_FUZZ_LOG: fromCaller(fuzzLog) } : {}),
         AGENTCTX_FAULTS_FIGURES: figuresFile,
       },
       stdio: ['ignore', 'inherit', 'inherit'],

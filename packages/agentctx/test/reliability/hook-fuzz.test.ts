@@ -1,12 +1,23 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOOK_NAMES } from '../../src/hooks/event.js';
 import { type HookWorld, hookWorld } from '../process/hooks/helpers.js';
 import { BIN } from '../support/cli.js';
-import { BENCH, FULL, figure, maxOf, percentile, SEED, scale, total } from '../support/faults.js';
+import {
+  BENCH,
+  FULL,
+  figure,
+  inShard,
+  maxOf,
+  percentile,
+  SEED,
+  SHARD,
+  scale,
+  total,
+} from '../support/faults.js';
 import { storeHealth } from '../support/store-check.js';
 import { reapBackground } from '../support/tmp.js';
 
@@ -21,6 +32,8 @@ import { reapBackground } from '../support/tmp.js';
  */
 
 const RUNS = scale(56, 2000, 7000);
+/** Where each case's outcome is appended as it ends, for a run split into shards. */
+const FUZZ_LOG = process.env.AGENTCTX_FAULTS_FUZZ_LOG ?? '';
 const PARALLEL = 2;
 const MAX_STRING = scale(256 * 1024, 4 * 1024 * 1024);
 /** A hook that has not answered by then counts as hung (the machine may be very busy). */
@@ -252,24 +265,33 @@ describe('fuzzed payloads on every hook event', () => {
     async () => {
       const before = tree(outside);
       const repoBefore = tree(w.repo);
-      const cases = fc.sample(fc.tuple(fc.constantFrom(...HOOK_NAMES), payload), {
+      // the whole seeded sample is drawn in every shard, so case i is the same case in all of them
+      const all = fc.sample(fc.tuple(fc.constantFrom(...HOOK_NAMES), payload), {
         seed: SEED,
         numRuns: RUNS,
       });
+      const cases = all.map((c, i) => ({ i, c })).filter(({ i }) => inShard(i));
       const results: Tried[] = [];
       let next = 0;
       const lane = async () => {
         while (next < cases.length) {
-          const i = next++;
-          const [hook, input] = cases[i]!;
-          results[i] = await runHookBytes(hook, input);
+          const j = next++;
+          const { i, c } = cases[j]!;
+          const r = await runHookBytes(c[0], c[1]);
+          results[j] = r;
+          // a long run split into shards keeps every case's outcome as it goes (bench:faults --fuzz-log)
+          if (FUZZ_LOG)
+            appendFileSync(
+              FUZZ_LOG,
+              `${JSON.stringify({ i, of: RUNS, seed: SEED, hook: r.hook, bytes: r.bytes, code: r.code, ms: r.ms, injected: r.stdout.trim() !== '', problem: problem(r) })}\n`,
+            );
         }
       };
       await Promise.all(Array.from({ length: PARALLEL }, lane));
       reapBackground(w.home, 30_000);
 
       const broken = results
-        .map((r, i) => ({ i, hook: r.hook, bytes: r.bytes, why: problem(r) }))
+        .map((r, j) => ({ i: cases[j]!.i, hook: r.hook, bytes: r.bytes, why: problem(r) }))
         .filter((b) => b.why !== null);
       // a failure names the seed and the case index: fc.sample with the same seed replays it
       expect(broken, `seed ${SEED}`).toEqual([]);
@@ -278,14 +300,15 @@ describe('fuzzed payloads on every hook event', () => {
       expect(tree(outside)).toEqual(before);
       expect(tree(w.repo)).toEqual(repoBefore);
       expect(storeHealth(w.dbPath)).toEqual({ integrity: 'ok', fts: 'ok' });
-      for (const hook of HOOK_NAMES)
+      // every event is tried (a shard of a few cases may miss one; the whole run may not)
+      for (const hook of SHARD && SHARD.n > 1 ? [] : HOOK_NAMES)
         expect(
           results.some((r) => r.hook === hook),
           hook,
         ).toBe(true);
 
-      const section = 'Hook fuzzing';
-      figure(section, 'payloads tried (all seven events)', results.length);
+      const section = SHARD ? `Hook fuzzing (shard ${SHARD.k}/${SHARD.n})` : 'Hook fuzzing';
+      figure(section, `payloads tried (of ${RUNS}, over ${HOOK_NAMES.length} events)`, results.length);
       figure(section, 'largest payload', Math.round(maxOf(results.map((r) => r.bytes)) / 1024), 'KB');
       figure(
         section,

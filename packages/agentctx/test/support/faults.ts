@@ -15,6 +15,30 @@ export const BENCH = process.env.AGENTCTX_FAULTS_BENCH === '1' || process.env.AG
 export const FULL = process.env.AGENTCTX_FAULTS_SIZE === 'full';
 export const SEED = Number(process.env.AGENTCTX_FAULTS_SEED) || 20_240_611;
 
+/**
+ * One shard of a long generated run (AGENTCTX_FAULTS_SHARD=k/n, `bench:faults --shard k/n`):
+ * case i belongs to shard (i mod n) + 1, so every shard gets the same mix. Null when unsharded.
+ */
+export const SHARD = parseShard(process.env.AGENTCTX_FAULTS_SHARD);
+
+export function parseShard(v: string | undefined): { k: number; n: number } | null {
+  const m = /^(\d+)\/(\d+)$/.exec(v ?? '');
+  if (!m) return null;
+  const k = Number(m[1]);
+  const n = Number(m[2]);
+  return n >= 1 && k >= 1 && k <= n ? { k, n } : null;
+}
+
+/** Whether case `i` of a generated run belongs to `shard` (every case, unsharded). */
+export function shardOwns(i: number, shard: { k: number; n: number } | null): boolean {
+  return shard === null || i % shard.n === shard.k - 1;
+}
+
+/** Whether case `i` of a generated run is this process's to try. */
+export function inShard(i: number): boolean {
+  return shardOwns(i, SHARD);
+}
+
 /** `small` in the default run, `large` in the bench run, `full` (default `large`) with `--full`. */
 export function scale(small: number, large: number, full = large): number {
   return FULL ? full : BENCH ? large : small;

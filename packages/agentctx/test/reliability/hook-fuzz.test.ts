@@ -128,20 +128,38 @@ function paths(): fc.Arbitrary<unknown> {
   );
 }
 
+/**
+ * A string of up to MAX_STRING characters, kept as a recipe until its payload is sent: 7,000
+ * materialised payloads would hold about 10 GB at once.
+ */
+class Huge {
+  constructor(
+    readonly n: number,
+    readonly unit: string,
+  ) {}
+  text(): string {
+    return this.unit.repeat(Math.ceil(this.n / this.unit.length));
+  }
+}
+
 const hugeString = fc
   .tuple(
     fc.integer({ min: 1024, max: MAX_STRING }),
     fc.constantFrom('x', 'ledger ', '\u00e9', '\u{1F600}', '\\', '"'),
   )
-  .map(([n, unit]) => unit.repeat(Math.ceil(n / unit.length)));
+  .map(([n, unit]) => new Huge(n, unit));
 
 /** Nested arrays or objects `depth` levels deep, as JSON text (JSON.stringify would recurse). */
 const deepJson = fc
   .tuple(fc.integer({ min: 100, max: scale(20_000, 200_000) }), fc.boolean())
-  .map(([depth, arrays]) =>
-    arrays ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`,
-  )
-  .map((inner) => `{"session_id":"deep","tool_input":${inner},"tool_response":${inner},"prompt":"ledger"}`);
+  .map(([depth, arrays]) => (): Buffer => {
+    const inner = arrays
+      ? `${'['.repeat(depth)}${']'.repeat(depth)}`
+      : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    return Buffer.from(
+      `{"session_id":"deep","tool_input":${inner},"tool_response":${inner},"prompt":"ledger"}`,
+    );
+  });
 
 const shaped = fc
   .record(
@@ -178,7 +196,7 @@ const shaped = fc
     },
     { requiredKeys: [] },
   )
-  .map((o) => Buffer.from(JSON.stringify(o)));
+  .map((o) => (): Buffer => Buffer.from(JSON.stringify(o, (_k, v) => (v instanceof Huge ? v.text() : v))));
 
 /** A JSON payload with bytes that are not UTF-8 inside its strings. */
 const badUtf8 = fc
@@ -194,15 +212,25 @@ const badUtf8 = fc
     ]),
   );
 
-const payload: fc.Arbitrary<Buffer> = fc.oneof(
+/** A payload is made when it is sent (see Huge). */
+type Payload = () => Buffer;
+const now =
+  <T>(make: (x: T) => Buffer) =>
+  (x: T): Payload =>
+  () =>
+    make(x);
+
+const payload: fc.Arbitrary<Payload> = fc.oneof(
   { weight: 6, arbitrary: shaped },
-  { weight: 1, arbitrary: deepJson.map((s) => Buffer.from(s)) },
-  { weight: 1, arbitrary: badUtf8 },
-  { weight: 1, arbitrary: fc.string().map((s) => Buffer.from(s)) },
-  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 2048 }).map((a) => Buffer.from(a)) },
+  { weight: 1, arbitrary: deepJson },
+  { weight: 1, arbitrary: badUtf8.map(now((b: Buffer) => b)) },
+  { weight: 1, arbitrary: fc.string().map(now((x: string) => Buffer.from(x))) },
+  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 2048 }).map(now((a: Uint8Array) => Buffer.from(a))) },
   {
     weight: 1,
-    arbitrary: fc.constantFrom('', 'null', '[]', '"x"', '{', '{}', '1e999').map((s) => Buffer.from(s)),
+    arbitrary: fc
+      .constantFrom('', 'null', '[]', '"x"', '{', '{}', '1e999')
+      .map(now((x: string) => Buffer.from(x))),
   },
 );
 
@@ -277,7 +305,7 @@ describe('fuzzed payloads on every hook event', () => {
         while (next < cases.length) {
           const j = next++;
           const { i, c } = cases[j]!;
-          const r = await runHookBytes(c[0], c[1]);
+          const r = await runHookBytes(c[0], c[1]());
           results[j] = r;
           // a long run split into shards keeps every case's outcome as it goes (bench:faults --fuzz-log)
           if (FUZZ_LOG)

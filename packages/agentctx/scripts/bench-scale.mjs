@@ -25,6 +25,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  DEV_WORDS,
+  INSERT_RECORD_SQL,
+  madeUpName,
+  mulberry32,
+  pickWeighted,
+  sentenceOf,
+  ulidAt,
+} from './bench-text.mjs';
 import { benchEnv, LONG, SHORT } from './hook-bench-store.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,69 +57,21 @@ const PER_PROJECT = Math.round((RECORDS * 0.96) / PROJECTS);
 const GLOBAL = RECORDS - PER_PROJECT * PROJECTS;
 
 // ---- text --------------------------------------------------------------------------------
-let seed = 2020;
-function rand() {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const rand = mulberry32(2020);
 const pick = (a) => a[Math.floor(rand() * a.length)];
 const zipf = (a) => a[Math.min(a.length - 1, Math.floor(a.length ** rand()) - 1)];
 const COMMON = `the a to of in for on with when and is it we use not by from after before so but
 only every each this that all new old keep run add fix check move write read call return set get`
   .split(/\s+/)
   .filter(Boolean);
-const DEV = `auth session token refresh cookie middleware router handler request response cache redis
-postgres migration schema index query transaction retry backoff timeout queue worker job cron webhook
-payload signature stripe invoice billing subscription tenant account user role permission policy
-audit log logger metrics tracing span exporter build bundle esbuild vite webpack typescript eslint
-biome prettier vitest jest fixture mock snapshot coverage docker compose kubernetes helm deploy
-staging production rollout feature flag config env secret vault bucket upload image resize thumbnail
-cdn graphql resolver mutation websocket socket reconnect heartbeat rate limit throttle debounce
-pagination cursor offset sort filter search fulltext sqlite wal busy lock mutex race condition
-deadlock memory leak heap profile flame latency regression benchmark allocation buffer stream pipe
-backpressure encoding utf8 locale timezone date parsing validation error boundary fallback circuit
-breaker health readiness liveness probe monorepo workspace package version semver changelog release
-tag branch rebase merge conflict hook commit lint format pipeline artifact terraform lambda gateway
-proxy nginx certificate dns tls oauth jwt csrf cors header form modal button layout theme css grid
-animation render hydration server client component state store reducer selector effect context
-prop slot template route loader action endpoint controller service repository entity model dto
-serializer parser lexer compiler plugin adapter driver pool connection replica shard partition`
-  .split(/\s+/)
-  .filter(Boolean);
-const SYL = [
-  'ka',
-  'lo',
-  'mer',
-  'ti',
-  'zan',
-  'qu',
-  'bri',
-  'dor',
-  'fel',
-  'gra',
-  'hon',
-  'jis',
-  'vek',
-  'nup',
-  'ost',
-  'ry',
-  'sel',
-  'wu',
-];
+const DEV = DEV_WORDS;
 const SUFFIX = ['', '', '', 'Service', 'Handler', 'Store', 'Client', 'Job', 'Queue', 'View', 'Api', '_test'];
 /** A project's own identifiers (its modules, functions, vendors, error codes). */
 function identifiers(p, n) {
-  return Array.from({ length: n }, (_, i) => {
-    let k = i * 7 + p * 7919 + 13;
-    let w = '';
-    for (let j = 0; j < 3; j++) {
-      w += SYL[k % SYL.length];
-      k = Math.floor(k / SYL.length) + j + p;
-    }
-    return `${w}${SUFFIX[(i + p) % SUFFIX.length]}`;
-  });
+  return Array.from(
+    { length: n },
+    (_, i) => `${madeUpName(i * 7 + p * 7919 + 13, p)}${SUFFIX[(i + p) % SUFFIX.length]}`,
+  );
 }
 const TYPES = [
   ['decision', 0.2],
@@ -123,31 +84,21 @@ const TYPES = [
 ];
 function pickType(global) {
   if (global) return rand() < 0.7 ? 'preference' : 'convention';
-  let x = rand();
-  for (const [t, w] of TYPES) {
-    x -= w;
-    if (x <= 0) return t;
-  }
-  return 'discovery';
+  return pickWeighted(rand, TYPES, 'discovery');
 }
 function sentence(own, n) {
-  const w = Array.from({ length: n }, () => {
-    const r = rand();
-    return r < 0.35 ? pick(COMMON) : r < 0.7 ? zipf(DEV) : zipf(own);
-  });
-  return `${w[0][0].toUpperCase()}${w[0].slice(1)} ${w.slice(1).join(' ')}.`;
+  return sentenceOf(
+    Array.from({ length: n }, () => {
+      const r = rand();
+      return r < 0.35 ? pick(COMMON) : r < 0.7 ? zipf(DEV) : zipf(own);
+    }),
+  );
 }
 const body = (own) =>
   Array.from({ length: 1 + Math.floor(rand() * 4) }, () => sentence(own, 6 + Math.floor(rand() * 12))).join(
     ' ',
   );
-const CROCK = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-function ulid(i) {
-  const t = (1_700_000_000_000 + i * 1000).toString(32).toUpperCase().padStart(10, '0');
-  let r = '';
-  for (let k = 0; k < 16; k++) r += CROCK[Math.floor(rand() * 32)];
-  return (t + r).slice(0, 26);
-}
+const ulid = (i) => ulidAt(i, rand);
 
 // ---- timing helpers ----------------------------------------------------------------------
 const median = (xs) => {
@@ -227,11 +178,7 @@ function buildStore() {
     ids.push(id);
   }
   const db = new Database(dbPath);
-  const insert = db.prepare(
-    `INSERT INTO records (id, project_id, type, title, body, scope, pinned, confidence, reinforce_count,
-       valid_from, recorded_at, superseded_at, superseded_by, source, session_id)
-     VALUES (?, ?, ?, ?, ?, ?, 0, ?, 0, ?, ?, ?, NULL, ?, ?)`,
-  );
+  const insert = db.prepare(INSERT_RECORD_SQL);
   const own = ids.map((_, p) => identifiers(p, 3000));
   const globalOwn = identifiers(99, 800);
   const handover = new Set();
@@ -274,7 +221,8 @@ function buildStore() {
         continue;
       }
       let p = Math.floor(rand() * PROJECTS);
-      while (left[p] === 0) p = (p + 1) % PROJECTS;
+      // the next project with records left; when none has any, the rest are global
+      for (let k = 0; k < PROJECTS && left[p] === 0; k++) p = (p + 1) % PROJECTS;
       if (left[p] === 0 && g > 0) {
         g--;
         add('_global', true, globalOwn);

@@ -1,11 +1,19 @@
 // The synthetic store the hook benchmarks run against (bench:hooks, profile:hook): developer
 // records built with direct SQL, a digest as consolidation would leave it, and the prompts.
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  DEV_WORDS,
+  INSERT_RECORD_SQL,
+  madeUpName,
+  mulberry32,
+  pickWeighted,
+  sentenceOf,
+  ulidAt,
+} from './bench-text.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -22,51 +30,14 @@ const TYPES = [
   ['handover', 0.05],
   ['profile', 0.05],
 ];
-const WORDS = `auth session token refresh cookie middleware router handler request response cache redis
-postgres migration schema index query transaction retry backoff timeout queue worker job cron
-webhook payload signature stripe invoice billing subscription tenant account user role permission
-policy audit log logger metrics tracing span exporter build bundle esbuild vite webpack typescript
-eslint biome prettier vitest jest fixture mock snapshot coverage docker compose kubernetes helm
-deploy staging production rollout feature flag config env secret vault s3 bucket upload image
-resize thumbnail cdn graphql resolver schema mutation subscription websocket socket reconnect
-heartbeat rate limit throttle debounce pagination cursor offset sort filter search fulltext sqlite
-wal busy lock mutex race condition deadlock memory leak heap profile flame latency p99 regression
-benchmark allocation buffer stream pipe backpressure encoding utf8 locale timezone date parsing
-validation zod error boundary fallback retry circuit breaker health check readiness liveness probe
-monorepo workspace package version semver changelog release tag branch rebase merge conflict hook
-commit lint format ci pipeline artifact`
-  .split(/\s+/)
-  .filter(Boolean);
+const WORDS = DEV_WORDS;
 // Real project records also name many things of their own (modules, functions, vendors,
-// error codes): 4,000 generated identifiers, drawn with a Zipf-like skew, give the store a
+// error codes): 4,000 made-up identifiers, drawn with a Zipf-like skew, give the store a
 // realistic vocabulary instead of a few hundred words that every record repeats.
-const SYLL = [
-  'ka',
-  'lo',
-  'mer',
-  'ti',
-  'zan',
-  'qu',
-  'bri',
-  'dor',
-  'fel',
-  'gra',
-  'hon',
-  'jis',
-  'vek',
-  'nup',
-  'ost',
-  'ry',
-];
-const NAMES = Array.from({ length: 4000 }, (_, i) => {
-  let n = i + 7;
-  let w = '';
-  for (let k = 0; k < 3; k++) {
-    w += SYLL[n % SYLL.length];
-    n = Math.floor(n / SYLL.length) + k * 5;
-  }
-  return `${w}${i % 7 === 0 ? 'Service' : i % 5 === 0 ? 'Handler' : ''}`;
-});
+const NAMES = Array.from(
+  { length: 4000 },
+  (_, i) => `${madeUpName(i + 7, 4)}${i % 7 === 0 ? 'Service' : i % 5 === 0 ? 'Handler' : ''}`,
+);
 const CODEY = [
   'src/server/auth.ts',
   'lib/db/pool.go',
@@ -74,39 +45,16 @@ const CODEY = [
   'packages/ui/Button.tsx',
   'Cargo.toml',
 ];
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-function ulidLike(i) {
-  const t = (1_700_000_000_000 + i * 1000).toString(32).toUpperCase().padStart(10, '0');
-  const r = [...randomBytes(16)].map((b) => CROCKFORD[b % 32]).join('');
-  return (t + r).slice(0, 26);
-}
-// mulberry32: a seeded generator in 32-bit integer arithmetic. (An earlier LCG here multiplied
-// past 2^53, lost precision and cycled, leaving 180 distinct records in a 10,000-record store.)
-let seed = 42;
-function rand() {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const rand = mulberry32(42);
+// ids draw from their own stream, so the text does not depend on them
+const idRand = mulberry32(4242);
 const pick = (arr) => arr[Math.floor(rand() * arr.length)];
-function pickType() {
-  let x = rand();
-  for (const [t, w] of TYPES) {
-    x -= w;
-    if (x <= 0) return t;
-  }
-  return 'discovery';
-}
+const pickType = () => pickWeighted(rand, TYPES, 'discovery');
 function word() {
   if (rand() < 0.7) return pick(WORDS);
   return NAMES[Math.floor(NAMES.length * rand() ** 2)];
 }
-function sentence(n) {
-  const w = Array.from({ length: n }, () => word());
-  return `${w[0][0].toUpperCase()}${w[0].slice(1)} ${w.slice(1).join(' ')}.`;
-}
+const sentence = (n) => sentenceOf(Array.from({ length: n }, () => word()));
 function body() {
   const parts = [];
   const sentences = 2 + Math.floor(rand() * 4);
@@ -126,16 +74,12 @@ function makeStore(dir, projectId, n) {
   });
   if (made.status !== 0) throw new Error(`agentctx status failed: ${made.stderr}`);
   const db = new Database(join(home, '.agentctx', 'agentctx.db'));
-  const insert = db.prepare(
-    `INSERT INTO records (id, project_id, type, title, body, scope, pinned, confidence, reinforce_count,
-       valid_from, recorded_at, superseded_at, superseded_by, source, session_id)
-     VALUES (?, ?, ?, ?, ?, ?, 0, ?, 0, ?, ?, ?, NULL, ?, ?)`,
-  );
+  const insert = db.prepare(INSERT_RECORD_SQL);
   const ids = [];
   const currentHandover = new Set();
   db.transaction(() => {
     for (let i = 0; i < n; i++) {
-      const id = ulidLike(i);
+      const id = ulidAt(i, idRand);
       const type = pickType();
       const at = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
       // 80% this project, 10% another project, 10% global preferences

@@ -1,6 +1,5 @@
-import { closeSync, fstatSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { openRegularForRead } from '../storage/regular-file.js';
+import { readRegularFile, readRegularTail } from '../storage/regular-file.js';
 
 /**
  * What a starting subagent was asked to do. Claude Code 2.1.332's SubagentStart payload names
@@ -24,42 +23,11 @@ function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function readTail(path: string, maxBytes: number): string {
-  const fd = openRegularForRead(path);
-  try {
-    const size = fstatSync(fd).size;
-    const start = Math.max(0, size - maxBytes);
-    const buf = Buffer.alloc(size - start);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, start + got);
-      if (n === 0) break;
-      got += n;
-    }
-    const text = buf.subarray(0, got).toString('utf8');
-    // a tail that starts mid-line drops its first, partial line
-    return start === 0 ? text : text.slice(text.indexOf('\n') + 1);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 function taskText(input: Json): string {
   const prompt = typeof input.prompt === 'string' ? input.prompt : '';
   const description = typeof input.description === 'string' ? input.description : '';
   if (!prompt) return description;
   return description && !prompt.includes(description) ? `${description}\n${prompt}` : prompt;
-}
-
-function readHead(path: string, maxBytes: number): string {
-  const fd = openRegularForRead(path);
-  try {
-    const buf = Buffer.alloc(Math.min(fstatSync(fd).size, maxBytes));
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return buf.subarray(0, n).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
 }
 
 interface Scan {
@@ -98,7 +66,7 @@ function ownTranscriptTask(transcriptPath: string, sessionId: string, agentId: s
   const path = join(dirname(transcriptPath), sessionId, 'subagents', `agent-${agentId}.jsonl`);
   let text: string;
   try {
-    text = readHead(path, 256 * 1024);
+    text = readRegularFile(path, 256 * 1024);
   } catch {
     return '';
   }
@@ -143,7 +111,7 @@ export function lookUpTask(transcriptPath: string, sessionId: string, agentId: s
   const scan: Scan = { calls: new Map(), answered: new Set(), byAgent: new Map() };
   let text = '';
   try {
-    text = readTail(transcriptPath, TASK_TAIL_BYTES);
+    text = readRegularTail(transcriptPath, TASK_TAIL_BYTES);
   } catch {
     // not on disk yet: claude -p creates the transcript at its first flush, which can come
     // after the first subagent of the session has started (seen with 2.1.332)

@@ -1,6 +1,6 @@
-import { closeSync, fstatSync, readdirSync, readSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { openRegularForRead } from '../storage/regular-file.js';
+import { readRegularTail } from '../storage/regular-file.js';
 
 /**
  * A transcript read for usage evidence (core/usage): what the developer typed, what the
@@ -156,23 +156,7 @@ export function parseUsageEvents(text: string, side: TranscriptSide = 'main'): U
 
 /** Read a transcript file (its last MAX_BYTES at most) into usage events. */
 export function readUsageEvents(path: string, side: TranscriptSide = 'main'): UsageEvent[] {
-  const fd = openRegularForRead(path);
-  try {
-    const size = fstatSync(fd).size;
-    const start = Math.max(0, size - MAX_BYTES);
-    const buf = Buffer.alloc(size - start);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, start + got);
-      if (n === 0) break;
-      got += n;
-    }
-    let text = buf.subarray(0, got).toString('utf8');
-    if (start > 0) text = text.slice(text.indexOf('\n') + 1); // a cut first line is not JSON
-    return parseUsageEvents(text, side);
-  } finally {
-    closeSync(fd);
-  }
+  return parseUsageEvents(readRegularTail(path, MAX_BYTES), side);
 }
 
 /** Most subagent transcripts of one session read (the newest names are not preferred: all alike). */

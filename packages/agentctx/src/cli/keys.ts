@@ -29,7 +29,39 @@ function nextLine(): Promise<string | null> {
   return new Promise((resolve) => waiting.push(resolve));
 }
 
+/**
+ * Keys that arrived before they were asked for: a terminal delivers typed-ahead or pasted keys
+ * in one chunk, and each is the answer to one prompt (an escape sequence, e.g. an arrow key,
+ * counts as one key).
+ */
+const typeahead: string[] = [];
+
+export function splitKeys(chunk: string): string[] {
+  const keys: string[] = [];
+  const chars = [...chunk];
+  for (let i = 0; i < chars.length; i++) {
+    if (chars[i] === '\u001b') {
+      // ESC, then a CSI/SS3 sequence: '[' or 'O', parameters, and one final letter or '~'
+      let j = i + 1;
+      if (chars[j] === '[' || chars[j] === 'O') {
+        j++;
+        while (j < chars.length && /[0-9;]/.test(chars[j]!)) j++;
+        j++;
+      }
+      keys.push(chars.slice(i, Math.min(j, chars.length)).join(''));
+      i = Math.min(j, chars.length) - 1;
+    } else keys.push(chars[i]!);
+  }
+  return keys;
+}
+
+function answer(k: string): string {
+  return k === '\u0003' || k === '\u0004' ? 'q' : k.slice(0, 1).toLowerCase();
+}
+
 function rawKey(): Promise<string> {
+  const early = typeahead.shift();
+  if (early !== undefined) return Promise.resolve(answer(early));
   return new Promise((resolve) => {
     const stdin = process.stdin;
     stdin.setRawMode(true);
@@ -37,8 +69,9 @@ function rawKey(): Promise<string> {
     stdin.once('data', (d: Buffer) => {
       stdin.setRawMode(false);
       stdin.pause();
-      const k = d.toString('utf8');
-      resolve(k === '\u0003' || k === '\u0004' ? 'q' : k.slice(0, 1).toLowerCase());
+      const [first = '', ...rest] = splitKeys(d.toString('utf8'));
+      typeahead.push(...rest);
+      resolve(answer(first));
     });
   });
 }
@@ -62,6 +95,9 @@ export async function readLine(question: string, write: (t: string) => void): Pr
         rl.close();
         resolve(answer);
       });
+      // keys typed ahead of this question are the start of its answer (a newline among them ends it)
+      const early = typeahead.splice(0).filter((k) => !k.startsWith('\u001b'));
+      if (early.length > 0) rl.write(early.join(''));
     });
   }
   write(question);

@@ -66,6 +66,29 @@ export function readRegularFile(path: string, maxBytes = Number.MAX_SAFE_INTEGER
 }
 
 /**
+ * The last `maxBytes` of a regular file as UTF-8, refusing any other kind of file. A tail that
+ * starts mid-file drops its first, partial line (a cut JSON line is not JSON).
+ */
+export function readRegularTail(path: string, maxBytes: number): string {
+  const fd = openRegularForRead(path);
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - maxBytes);
+    const buf = Buffer.alloc(size - start);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, start + got);
+      if (n === 0) break;
+      got += n;
+    }
+    const text = buf.subarray(0, got).toString('utf8');
+    return start === 0 ? text : text.slice(text.indexOf('\n') + 1);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * What is at `path` now, when it exists and is not a regular file (links followed): the words
  * for it, else null. Used before a path is replaced, so a device, a FIFO or a directory is
  * never swapped for a regular file.

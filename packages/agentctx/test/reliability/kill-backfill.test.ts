@@ -74,7 +74,8 @@ function home(name: string): { env: NodeJS.ProcessEnv; db: string } {
  */
 function consolidateToEnd(env: NodeJS.ProcessEnv): {
   finished?: boolean;
-  embeddings: { status: string; pending: number };
+  duration_ms?: number;
+  embeddings: { status: string; pending: number; ms?: number };
 } {
   const r = runAgentctx(['consolidate', '--json', '--budget-ms', '900000'], {
     cwd: repo,
@@ -100,6 +101,8 @@ function doneWithoutVector(path: string): number {
 
 let reference: Comparable;
 let referenceMs = 0;
+/** The backfill's own stretch of the reference run (model load and embedding), in ms from its start. */
+let backfillWindow = { from: 0, until: 0 };
 let store = '';
 
 beforeAll(() => {
@@ -148,6 +151,13 @@ beforeAll(() => {
   const t0 = Date.now();
   const out = consolidateToEnd(ref.env);
   referenceMs = Date.now() - t0;
+  // the backfill runs before the keyword steps: it ends where they begin (duration_ms of the
+  // process's end) and started its own `ms` before that (model load included)
+  const backfillEnd = referenceMs - (out.duration_ms ?? 0);
+  backfillWindow = {
+    from: Math.max(0, backfillEnd - (out.embeddings.ms ?? backfillEnd)),
+    until: backfillEnd,
+  };
   expect(out.embeddings.status).toBe('on');
   expect(out.embeddings.pending).toBe(0);
   expect(out.finished).toBe(true);
@@ -168,8 +178,9 @@ describe('kill -9 of the embedding backfill', () => {
         seed: SEED + 4,
         referenceMs,
         bin: BIN,
-        // most of the run is the backfill (the model load comes first)
-        from: 0.25,
+        // kill points within the backfill itself (measured on the reference run), model load included
+        from: backfillWindow.from / referenceMs,
+        until: backfillWindow.until / referenceMs,
         fresh: home,
         run: (h) => ({ args: ['consolidate', '--json', '--budget-ms', '900000'], cwd: repo, env: h.env }),
         check: async (h, label) => {
@@ -193,6 +204,11 @@ describe('kill -9 of the embedding backfill', () => {
       const section = 'Kill -9';
       figure(section, `backfill: records to embed (GloVe fixture, ${store})`, RECORDS);
       figure(section, 'backfill: uninterrupted consolidate with backfill', referenceMs, 'ms');
+      figure(
+        section,
+        'backfill: the backfill within the reference run, ms after start',
+        `${Math.round(backfillWindow.from)}–${Math.round(backfillWindow.until)}`,
+      );
       figure(section, 'backfill: kill points, ms after start', killedAt.join(', '));
       figure(section, 'backfill: kills that landed mid-backfill', `${midBackfill}/${KILLS}`);
       figure(section, 'backfill: reruns that waited out a lock torn by the kill', tornLockWaits);

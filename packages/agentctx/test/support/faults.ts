@@ -131,12 +131,15 @@ export async function killLoop<W>(opts: {
   check: (w: W, label: string) => Promise<void> | void;
   /** Where the window starts, as a share of the reference run (default 0). */
   from?: number;
+  /** Where it ends, as a share of the reference run (default 0.95). */
+  until?: number;
 }): Promise<number[]> {
   const rand = seeded(opts.seed);
   const points: number[] = [];
   const start = Math.max(100, (opts.from ?? 0) * opts.referenceMs);
+  const end = (opts.until ?? 0.95) * opts.referenceMs;
   for (let k = 0; k < opts.kills; k++) {
-    let afterMs = Math.round(start + rand() * Math.max(100, opts.referenceMs * 0.95 - start));
+    let afterMs = Math.round(start + rand() * Math.max(100, end - start));
     let w = opts.fresh(`kill-${k}`);
     for (let attempt = 0; ; attempt++) {
       const r = opts.run(w);

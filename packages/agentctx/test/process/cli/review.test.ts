@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runAgentctx } from '../../support/cli.js';
+import { BIN, isolatedEnv, runAgentctx } from '../../support/cli.js';
 import { tempDir } from '../../support/tmp.js';
 import { basePayload, type HookWorld, hookWorld, runHook } from '../hooks/helpers.js';
 
@@ -16,6 +16,9 @@ import { basePayload, type HookWorld, hookWorld, runHook } from '../hooks/helper
  * the item names (`confirm`, `supersede`, `retire`, `merge [--dismiss]`, `team import --yes`).
  * The two stores must then hold the same rows (ids the runs generated and timestamps aside).
  */
+
+/** util-linux `script`, for a run on a pseudo-terminal. */
+const HAS_SCRIPT = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
 
 interface Item {
   key: string;
@@ -296,6 +299,28 @@ describe('agentctx review', () => {
     const after = byKind(queue(world));
     expect(after.inferred).toBe(listed.inferred! - 1);
     expect(statusReview().by_kind).toEqual(after);
+  });
+
+  it.skipIf(!HAS_SCRIPT)('on a real terminal, keys typed ahead answer the next items, one each', () => {
+    const world = copyWorld('tty');
+    const items = queue(world);
+    expect(items.length).toBeGreaterThanOrEqual(3);
+    const first = items[0]!;
+    const key = first.actions.includes('confirm') ? 'c' : 'm';
+    // util-linux `script` runs the command on a pseudo-terminal: stdin is a TTY, raw mode works.
+    // The three keys reach it as one chunk, as fast typing or a paste does.
+    const r = spawnSync('script', ['-qfec', `'${process.execPath}' '${BIN}' review`, '/dev/null'], {
+      cwd: world.repo,
+      env: { ...world.env, TERM: 'dumb' },
+      input: `${key}nq`,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status, r.stdout).toBe(0);
+    expect(r.stdout).toContain('review: 1 answered, 1 skipped');
+    expect(r.stdout).toContain(`[2/${items.length}]`);
+    expect(queue(world).map((i) => i.key)).not.toContain(first.key);
+    expect(queue(world)).toHaveLength(items.length - 1);
   });
 
   it('the interactive walk reads one key per item, from a pipe as from a terminal', () => {

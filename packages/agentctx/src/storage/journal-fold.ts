@@ -4,12 +4,12 @@ import {
   fstatSync,
   openSync,
   readdirSync,
-  readSync,
   statSync,
   unlinkSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from './open.js';
+import { readRange } from './regular-file.js';
 import { type JournalEntry, parseJournal } from './session-journal.js';
 import { foldIntoSession, type SessionDelta } from './sessions-repo.js';
 import { addShown } from './usage-repo.js';
@@ -78,17 +78,6 @@ function fileId(st: BigIntStats): string {
   return `${st.ino}:${st.birthtimeNs}`;
 }
 
-function readFrom(fd: number, from: number, size: number): Buffer {
-  const buf = Buffer.alloc(size - from);
-  let got = 0;
-  while (got < buf.length) {
-    const n = readSync(fd, buf, got, buf.length - got, from + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return buf.subarray(0, got);
-}
-
 /** Fold one file; the caller holds the write transaction. */
 function foldFile(db: Db, dir: string, name: string, opts: FoldOptions, out: FoldResult): void {
   const path = join(dir, name);
@@ -108,7 +97,7 @@ function foldFile(db: Db, dir: string, name: string, opts: FoldOptions, out: Fol
     let folded = row && row.file_id === id && row.folded_bytes <= size ? row.folded_bytes : 0;
     out.files++;
     if (size > folded) {
-      const buf = readFrom(fd, folded, size);
+      const buf = readRange(fd, folded, size);
       const end = buf.lastIndexOf(0x0a); // whole lines only: a line being written waits
       if (end >= 0) {
         const entries = parseJournal(buf.subarray(0, end + 1).toString('utf8'));

@@ -47,19 +47,23 @@ export function openRegularForRead(path: string): number {
   return fd;
 }
 
+/** The bytes of an open file from offset `from` up to `to` (fewer when it ends first). */
+export function readRange(fd: number, from: number, to: number): Buffer {
+  const buf = Buffer.alloc(Math.max(0, to - from));
+  let got = 0;
+  while (got < buf.length) {
+    const n = readSync(fd, buf, got, buf.length - got, from + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
+
 /** Read a regular file as UTF-8 (at most `maxBytes`), refusing any other kind of file. */
 export function readRegularFile(path: string, maxBytes = Number.MAX_SAFE_INTEGER): string {
   const fd = openRegularForRead(path);
   try {
-    const size = Math.min(fstatSync(fd).size, maxBytes);
-    const buf = Buffer.alloc(size);
-    let got = 0;
-    while (got < size) {
-      const n = readSync(fd, buf, got, size - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.subarray(0, got).toString('utf8');
+    return readRange(fd, 0, Math.min(fstatSync(fd).size, maxBytes)).toString('utf8');
   } finally {
     closeSync(fd);
   }
@@ -74,14 +78,7 @@ export function readRegularTail(path: string, maxBytes: number): string {
   try {
     const size = fstatSync(fd).size;
     const start = Math.max(0, size - maxBytes);
-    const buf = Buffer.alloc(size - start);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, start + got);
-      if (n === 0) break;
-      got += n;
-    }
-    const text = buf.subarray(0, got).toString('utf8');
+    const text = readRange(fd, start, size).toString('utf8');
     return start === 0 ? text : text.slice(text.indexOf('\n') + 1);
   } finally {
     closeSync(fd);

@@ -1,12 +1,4 @@
-import {
-  type BigIntStats,
-  closeSync,
-  fstatSync,
-  openSync,
-  readdirSync,
-  statSync,
-  unlinkSync,
-} from 'node:fs';
+import { type BigIntStats, closeSync, fstatSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from './open.js';
 import { readRange } from './regular-file.js';

@@ -20,6 +20,18 @@ export interface RunState {
    * near-duplicate scans start over (rebuild.ts).
    */
   candidate_rows?: number;
+  /** What the last full drift scan read and found, for a rerun to reuse (drift-step.ts). */
+  drift?: DriftMemo;
+}
+
+export interface DriftMemo {
+  /** The memory files and the record-change counter as the scan read them. */
+  fingerprint: string;
+  /** The scan's history window (scan.ts `window`). */
+  since: string;
+  oldest: string | null;
+  missing: number;
+  contradicted: number;
 }
 
 export function parseState(summary: string | null | undefined): RunState {

@@ -141,8 +141,8 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
 
     // merges first: a keeper's score must reflect the sightings, pin and confidence it absorbs
     step('duplicates', () => {
-      const threshold = deps.reinforceThreshold ?? 3;
-      const { plans, keyed } = planKeyedMerges(db, namespaces, threshold, () => committed('keys'), deps.slice);
+      const k = deps.reinforceThreshold ?? 3;
+      const { plans, keyed } = planKeyedMerges(db, namespaces, k, () => committed('keys'), deps.slice);
       summary.keyed = keyed;
       plans.forEach((p, i) => {
         applyMerge(db, deps.newId, p, nowIso);

@@ -16,7 +16,7 @@ import { tempDir } from '../../../support/tmp.js';
  * whatever comes between two runs — records added, superseded, retired, deleted, rewritten in
  * place, pinned or confirmed; lines added to or removed from CLAUDE.md, `.claude/CLAUDE.md` or a
  * file CLAUDE.md imports; files deleted; weeks passing, so superseded records leave the 90-day
- * window — the counts and the stored drift scores equal those of a full scan from scratch.
+ * window, or the clock set back — the counts and the stored drift scores equal those of a full scan from scratch.
  */
 
 let t: ReturnType<typeof tempDir>;
@@ -38,7 +38,7 @@ const SAID: [string, string][] = [
 ];
 const FILES = ['CLAUDE.md', '.claude/CLAUDE.md', 'docs/more.md'];
 const CONFIDENCE: Confidence[] = ['inferred', 'explicit', 'reinforced'];
-const TYPES = ['decision', 'convention', 'discovery'];
+const TYPES = ['decision', 'convention', 'decision', 'discovery'];
 
 type Op =
   | { op: 'add'; said: number; type: number; conf: number }
@@ -54,18 +54,32 @@ type Op =
 const ix = (n: number) => fc.nat({ max: n - 1 });
 const at = (op: 'retire' | 'delete' | 'pin' | 'confirm') => fc.record({ op: fc.constant(op), i: fc.nat() });
 const anyOp: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('add' as const), said: ix(8), type: ix(3), conf: ix(3) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ op: fc.constant('add' as const), said: ix(8), type: ix(4), conf: ix(3) }),
+  },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('supersede' as const), i: fc.nat(), said: ix(8) }) },
-  { weight: 1, arbitrary: fc.oneof(at('retire'), at('delete'), at('pin'), at('confirm')) },
+  { weight: 3, arbitrary: fc.oneof(at('retire'), at('delete'), at('pin'), at('confirm')) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('rewrite' as const), i: fc.nat(), said: ix(8) }) },
   {
     weight: 4,
-    arbitrary: fc.record({ op: fc.constant('line' as const), file: ix(3), said: ix(8), struck: fc.boolean() }),
+    arbitrary: fc.record({
+      op: fc.constant('line' as const),
+      file: ix(3),
+      said: ix(8),
+      struck: fc.boolean(),
+    }),
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('unline' as const), file: ix(3), i: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('rmfile' as const), file: ix(3) }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('age' as const), days: fc.integer({ min: 1, max: 60 }) }) },
-  { weight: 6, arbitrary: fc.constant({ op: 'run' as const }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('age' as const),
+      days: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.integer({ min: -120, max: -1 })),
+    }),
+  },
+  { weight: 2, arbitrary: fc.constant({ op: 'run' as const }) },
 );
 
 function setup(name: string) {
@@ -122,14 +136,27 @@ function apply(s: S, op: Op, state: RunState, seen: { reused: number; scanned: n
   switch (op.op) {
     case 'add': {
       const [title, body] = said(op.said);
-      createRecord(deps, { type: TYPES[op.type], title, body, confidence: CONFIDENCE[op.conf], source: 'agent_explicit' });
+      createRecord(deps, {
+        type: TYPES[op.type],
+        title,
+        body,
+        confidence: CONFIDENCE[op.conf],
+        source: 'agent_explicit',
+      });
       return;
     }
     case 'supersede': {
       const r = pick(op.i);
       if (!r) return;
       const [title, body] = said(op.said);
-      createRecord(deps, { type: r.type, title, body, confidence: 'explicit', source: 'agent_explicit', supersedes: r.id });
+      createRecord(deps, {
+        type: r.type,
+        title,
+        body,
+        confidence: 'explicit',
+        source: 'agent_explicit',
+        supersedes: r.id,
+      });
       return;
     }
     case 'retire':
@@ -189,7 +216,9 @@ function apply(s: S, op: Op, state: RunState, seen: { reused: number; scanned: n
       const out = runDriftStep({ db, project, now: s.now(), state, slice: { cap: 2 } });
       expect(out.counts).toEqual(want.counts);
       const target = new Map(want.scores.map((x) => [x.id, x.score]));
-      expect(stored(db)).toEqual([...target].filter(([, v]) => v !== 0).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+      expect(stored(db)).toEqual(
+        [...target].filter(([, v]) => v !== 0).sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+      );
       if (out.reused) seen.reused++;
       else seen.scanned++;
     }
@@ -201,20 +230,64 @@ describe('the drift step reuses its last result', () => {
     const seen = { reused: 0, scanned: 0 };
     let runs = 0;
     fc.assert(
-      fc.property(fc.array(anyOp, { minLength: 5, maxLength: 40 }), (ops) => {
-        const s = setup(`p${runs++}`);
-        const state: RunState = {};
-        try {
-          for (const op of [...ops, { op: 'run' as const }]) apply(s, op, state, seen);
-        } finally {
-          s.db.close();
-        }
-      }),
+      // each write followed by a run half the time: a run, one change, a run is common
+      fc.property(
+        fc.array(fc.tuple(anyOp, fc.boolean()), { minLength: 5, maxLength: 30, size: 'max' }),
+        (ops) => {
+          const s = setup(`p${runs++}`);
+          const state: RunState = {};
+          s.lines[0] = [`- ${SAID[0]![0]}: ${SAID[0]![1]}`];
+          s.write(0);
+          try {
+            for (const [op, run] of [...ops, [{ op: 'run' as const }, false] as const]) {
+              apply(s, op, state, seen);
+              if (run) apply(s, { op: 'run' }, state, seen);
+            }
+          } finally {
+            s.db.close();
+          }
+        },
+      ),
       { seed: 20_2026, numRuns: 50 },
     );
     // both paths were taken many times
     expect(seen.reused).toBeGreaterThan(30);
     expect(seen.scanned).toBeGreaterThan(30);
+  });
+
+  it('scans again when a superseded record leaves the 90-day window, or the clock goes back', () => {
+    const s = setup('window');
+    const state: RunState = {};
+    const [t0, b0] = SAID[0]!;
+    const old = createRecord(s.deps, {
+      type: 'decision',
+      title: t0,
+      body: b0,
+      confidence: 'explicit',
+      source: 'agent_explicit',
+    });
+    const [t1, b1] = SAID[1]!;
+    createRecord(s.deps, {
+      type: 'decision',
+      title: t1,
+      body: b1,
+      confidence: 'explicit',
+      source: 'agent_explicit',
+      supersedes: old.id,
+    });
+    s.lines[0] = [`- ${t0}: ${b0}`];
+    s.write(0);
+    const project = { id: PROJECT, root: s.root };
+    const step = () => runDriftStep({ db: s.db, project, now: s.now(), state });
+    expect(step()).toEqual({ counts: { missing: 1, contradicted: 1 }, reused: false });
+    s.tick(89 * 86_400_000);
+    expect(step()).toEqual({ counts: { missing: 1, contradicted: 1 }, reused: true });
+    s.tick(2 * 86_400_000); // the superseded record is 91 days old: CLAUDE.md no longer contradicts it
+    expect(step()).toEqual({ counts: { missing: 1, contradicted: 0 }, reused: false });
+    expect(step()).toEqual({ counts: { missing: 1, contradicted: 0 }, reused: true });
+    s.tick(-10 * 86_400_000); // a clock set back: the record is in the window again
+    expect(step()).toEqual({ counts: { missing: 1, contradicted: 1 }, reused: false });
+    s.db.close();
   });
 
   it('a consolidation rerun reuses it; an edit of CLAUDE.md or a new record makes the next run scan', () => {
@@ -228,7 +301,13 @@ describe('the drift step reuses its last result', () => {
         digestsDir: join(s.root, 'digests'),
       });
     for (const [title, body] of SAID.slice(0, 4))
-      createRecord(s.deps, { type: 'decision', title, body, confidence: 'explicit', source: 'agent_explicit' });
+      createRecord(s.deps, {
+        type: 'decision',
+        title,
+        body,
+        confidence: 'explicit',
+        source: 'agent_explicit',
+      });
     s.lines[0] = [`- ${SAID[0]![0]}: ${SAID[0]![1]}`];
     s.write(0);
     const first = run();
@@ -239,7 +318,13 @@ describe('the drift step reuses its last result', () => {
     s.write(0);
     expect(run()).toMatchObject({ drift: { missing: 2 } });
     expect(run().reused).toEqual(['drift']);
-    createRecord(s.deps, { type: 'decision', title: SAID[4]![0], body: SAID[4]![1], confidence: 'explicit', source: 'agent_explicit' });
+    createRecord(s.deps, {
+      type: 'decision',
+      title: SAID[4]![0],
+      body: SAID[4]![1],
+      confidence: 'explicit',
+      source: 'agent_explicit',
+    });
     const after = run();
     expect(after.reused).toBeUndefined();
     expect(after.drift.missing).toBe(3);

@@ -141,7 +141,7 @@ function apply(s: S, op: Op, state: RunState, seen: { reused: number; scanned: n
         title,
         body,
         confidence: CONFIDENCE[op.conf],
-        source: 'agent_explicit',
+        source: 'mcp_tool',
       });
       return;
     }
@@ -154,7 +154,7 @@ function apply(s: S, op: Op, state: RunState, seen: { reused: number; scanned: n
         title,
         body,
         confidence: 'explicit',
-        source: 'agent_explicit',
+        source: 'mcp_tool',
         supersedes: r.id,
       });
       return;
@@ -264,7 +264,7 @@ describe('the drift step reuses its last result', () => {
       title: t0,
       body: b0,
       confidence: 'explicit',
-      source: 'agent_explicit',
+      source: 'mcp_tool',
     });
     const [t1, b1] = SAID[1]!;
     createRecord(s.deps, {
@@ -272,7 +272,7 @@ describe('the drift step reuses its last result', () => {
       title: t1,
       body: b1,
       confidence: 'explicit',
-      source: 'agent_explicit',
+      source: 'mcp_tool',
       supersedes: old.id,
     });
     s.lines[0] = [`- ${t0}: ${b0}`];
@@ -306,7 +306,7 @@ describe('the drift step reuses its last result', () => {
         title,
         body,
         confidence: 'explicit',
-        source: 'agent_explicit',
+        source: 'mcp_tool',
       });
     s.lines[0] = [`- ${SAID[0]![0]}: ${SAID[0]![1]}`];
     s.write(0);
@@ -323,7 +323,7 @@ describe('the drift step reuses its last result', () => {
       title: SAID[4]![0],
       body: SAID[4]![1],
       confidence: 'explicit',
-      source: 'agent_explicit',
+      source: 'mcp_tool',
     });
     const after = run();
     expect(after.reused).toBeUndefined();

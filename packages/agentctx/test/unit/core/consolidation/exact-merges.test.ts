@@ -6,10 +6,10 @@ import { planExactMerges } from '../../../../src/core/consolidation/duplicates.j
 import { contentKey, planKeyedMerges } from '../../../../src/core/consolidation/exact-merges.js';
 import { dupInputs } from '../../../../src/core/consolidation/inputs.js';
 import { consolidate } from '../../../../src/core/consolidation/run.js';
+import { createRecord, type RecordsDeps } from '../../../../src/core/records/records.js';
 import { redactorFingerprint } from '../../../../src/core/redaction/fingerprint.js';
 import { redactorFor } from '../../../../src/core/redaction/redact.js';
 import { scrubStore } from '../../../../src/core/redaction/scrub.js';
-import { createRecord, type RecordsDeps } from '../../../../src/core/records/records.js';
 import type { Confidence } from '../../../../src/shared/types.js';
 import { type Db, openDb } from '../../../../src/storage/open.js';
 import { tempDir } from '../../../support/tmp.js';
@@ -138,7 +138,7 @@ function apply(s: ReturnType<typeof setup>, op: Op, scrubs: { n: number }): void
         scope: op.global && TYPES[op.type] !== 'handover' ? 'global' : 'project',
         confidence: CONFIDENCE[op.conf],
         pinned: op.pinned,
-        source: 'agent_explicit',
+        source: 'mcp_tool',
       });
       return;
     case 'copy': {
@@ -149,7 +149,7 @@ function apply(s: ReturnType<typeof setup>, op: Op, scrubs: { n: number }): void
         title: op.upper ? `${r.title.toUpperCase()}.` : r.title,
         body: op.upper ? ` ${r.body.toLowerCase()}!` : r.body,
         scope: r.project_id === PROJECT ? 'project' : 'global',
-        source: 'agent_explicit',
+        source: 'mcp_tool',
       });
       return;
     }
@@ -162,7 +162,7 @@ function apply(s: ReturnType<typeof setup>, op: Op, scrubs: { n: number }): void
         title: TITLES[op.title],
         body: BODIES[op.body],
         scope,
-        source: 'agent_explicit',
+        source: 'mcp_tool',
         supersedes: r.id,
       });
       return;
@@ -254,10 +254,10 @@ describe('exact duplicates from content keys', () => {
         digestsDir: join(t.path, 'digests'),
       });
     for (let i = 0; i < 5; i++)
-      createRecord(s.deps, { type: 'decision', title: `T${i}`, body: `B${i}`, source: 'agent_explicit' });
+      createRecord(s.deps, { type: 'decision', title: `T${i}`, body: `B${i}`, source: 'mcp_tool' });
     expect(run()).toMatchObject({ keyed: 5, merged: 0 });
     expect(run()).toMatchObject({ keyed: 0, merged: 0 });
-    createRecord(s.deps, { type: 'decision', title: 't3!', body: 'b3', source: 'agent_explicit' });
+    createRecord(s.deps, { type: 'decision', title: 't3!', body: 'b3', source: 'mcp_tool' });
     expect(run()).toMatchObject({ keyed: 1, merged: 1 });
     s.db.close();
   });

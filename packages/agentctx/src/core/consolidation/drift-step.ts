@@ -14,9 +14,10 @@ import type { SliceOptions } from './slices.js';
  * history window, scan.ts). After a full scan is written, the run remembers a fingerprint of the
  * first two — the files' paths and texts and the record-change counter (migration 14), which
  * every insert, delete and update of a record's stored fields moves — with the window the scan
- * used and the counts. A later run whose fingerprint is the same and whose window holds the same
- * superseded records (its start has not passed the oldest of them, nor gone back) would plan the
- * scores already stored: it keeps them and the counts, and writes nothing.
+ * used and the counts. A later run whose fingerprint is the same and whose window still holds
+ * every superseded record that contradicted a passage (its start has not passed the oldest of
+ * them, nor gone back: scan.ts `window`) would plan the scores already stored: it keeps them and
+ * the counts, and writes nothing.
  */
 
 export interface DriftStepDeps {
@@ -50,7 +51,7 @@ export function driftFingerprint(files: readonly MemoryFile[], seq: number): str
   return h.digest('base64url');
 }
 
-/** Whether `memo` still holds: same fingerprint and the same superseded records in the window. */
+/** Whether `memo` still holds: same fingerprint, and the window has lost no record that mattered. */
 export function memoHolds(memo: DriftMemo | undefined, fingerprint: string, since: string): boolean {
   if (!memo || memo.fingerprint !== fingerprint) return false;
   if (since < memo.since) return false; // the clock went back: older records may be in the window

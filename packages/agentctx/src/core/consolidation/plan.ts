@@ -27,7 +27,7 @@ export interface RunState {
 export interface DriftMemo {
   /** The memory files and the record-change counter as the scan read them. */
   fingerprint: string;
-  /** The scan's history window (scan.ts `window`). */
+  /** The scan's history window and its oldest contradicting record (scan.ts `window`). */
   since: string;
   oldest: string | null;
   missing: number;

@@ -34,9 +34,11 @@ export interface DriftScan {
   /** The memory files' texts, for the proposed diff. */
   texts: Map<string, string>;
   /**
-   * The superseded records compared: those superseded since `since` (`now` − 90 days), the
-   * oldest of them superseded at `oldest` (null: none). A later scan with no record changed in
-   * between compares the same ones while its `since` stays in [since, oldest].
+   * The superseded records compared: those superseded since `since` (`now` − 90 days), newest
+   * first. `oldest` is when the oldest of them that contradicts a passage was superseded (null:
+   * none does). With no record changed in between, a later scan whose `since` lies in
+   * [since, oldest] finds the same: the records it no longer compares are the oldest, compared
+   * last, and contradicted nothing, so nothing compared before them or after changes.
    */
   window: { since: string; oldest: string | null };
 }
@@ -102,7 +104,13 @@ export function scanDrift(db: Db, project: { id: string; root: string }, now: Da
       missing: assessments.filter((a) => a.coverage < MATCH_COVERAGE),
       contradicted,
       texts: new Map(files.map((f) => [f.rel, f.text])),
-      window: { since, oldest: history.at(-1)?.superseded_at ?? null },
+      window: {
+        since,
+        oldest: contradicted.reduce<string | null>((m, c) => {
+          const at = c.superseded.superseded_at!;
+          return m === null || at < m ? at : m;
+        }, null),
+      },
     };
   } finally {
     index.close();

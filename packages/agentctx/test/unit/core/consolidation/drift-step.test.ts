@@ -47,6 +47,7 @@ type Op =
   | { op: 'rewrite'; i: number; said: number }
   | { op: 'line'; file: number; said: number; struck: boolean }
   | { op: 'unline'; file: number; i: number }
+  | { op: 'stateOld'; i: number }
   | { op: 'rmfile'; file: number }
   | { op: 'age'; days: number }
   | { op: 'run' };
@@ -72,11 +73,16 @@ const anyOp: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('unline' as const), file: ix(3), i: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('rmfile' as const), file: ix(3) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('stateOld' as const), i: fc.nat() }) },
   {
     weight: 2,
     arbitrary: fc.record({
       op: fc.constant('age' as const),
-      days: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.integer({ min: -120, max: -1 })),
+      days: fc.oneof(
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 60, max: 100 }),
+        fc.integer({ min: -120, max: -1 }),
+      ),
     }),
   },
   { weight: 2, arbitrary: fc.constant({ op: 'run' as const }) },
@@ -203,6 +209,17 @@ function apply(s: S, op: Op, state: RunState, seen: { reused: number; scanned: n
       s.write(op.file);
       return;
     }
+    case 'stateOld': {
+      // CLAUDE.md states what a superseded record said
+      const old = db
+        .prepare('SELECT title, body FROM records WHERE superseded_by IS NOT NULL ORDER BY id')
+        .all() as { title: string; body: string }[];
+      const r = old[op.i % Math.max(1, old.length)];
+      if (!r) return;
+      s.lines[0] = [...(s.lines[0] ?? []), `- ${r.title}: ${r.body}`];
+      s.write(0);
+      return;
+    }
     case 'rmfile':
       s.lines[op.file] = null;
       s.write(op.file);
@@ -253,6 +270,32 @@ describe('the drift step reuses its last result', () => {
     // both paths were taken many times
     expect(seen.reused).toBeGreaterThan(30);
     expect(seen.scanned).toBeGreaterThan(30);
+  });
+
+  it('with nothing written, as the clock moves on or back by weeks, equals a full scan', () => {
+    const seen = { reused: 0, scanned: 0 };
+    let runs = 0;
+    fc.assert(
+      fc.property(
+        fc.array(anyOp, { minLength: 5, maxLength: 25, size: 'max' }),
+        fc.array(fc.integer({ min: -100, max: 100 }), { minLength: 1, maxLength: 8 }),
+        (ops, days) => {
+          const s = setup(`w${runs++}`);
+          const state: RunState = {};
+          try {
+            for (const op of [...ops, { op: 'run' as const }]) apply(s, op, state, seen);
+            for (const d of days) {
+              apply(s, { op: 'age', days: d }, state, seen);
+              apply(s, { op: 'run' }, state, seen);
+            }
+          } finally {
+            s.db.close();
+          }
+        },
+      ),
+      { seed: 20_2027, numRuns: 40 },
+    );
+    expect(seen.reused).toBeGreaterThan(20);
   });
 
   it('scans again when a superseded record leaves the 90-day window, or the clock goes back', () => {

@@ -237,7 +237,7 @@ describe('exact duplicates from content keys', () => {
           s.db.close();
         }
       }),
-      { seed: 20_2026, numRuns: 60 },
+      { seed: 20_2026, numRuns: 40 },
     );
     expect(merged).toBeGreaterThan(20); // the runs had duplicates to merge
   });

@@ -60,9 +60,3 @@ export function sharedKeyIds(db: Db, namespaces: readonly string[], skip: readon
     .all(...namespaces, ...skip, ...skip) as { id: string }[];
   return rows.map((r) => r.id);
 }
-
-/** The record-change counter: moves on every insert, delete and update of a stored field. */
-export function recordChangeSeq(db: Db): number {
-  const row = db.prepare('SELECT seq FROM record_changes WHERE id = 1').get() as { seq: number } | undefined;
-  return row?.seq ?? 0;
-}

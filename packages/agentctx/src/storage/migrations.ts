@@ -312,7 +312,8 @@ export const MIGRATIONS: readonly string[] = [
   // rewritten (an edit, the secret scrub), so exact duplicates are found by grouping an index.
   // record_changes: one counter moved by every insert, delete and update of a record's stored
   // fields (not the derived score, drift score, key, embedding flag or access counts), so a rerun
-  // can tell that the records it read last time are unchanged.
+  // can tell that the records it read last time are unchanged; a row deleted comes back with a
+  // new random epoch, so the counter never repeats a value it had.
   `
   ALTER TABLE records ADD COLUMN content_key TEXT;
   CREATE INDEX records_current_content_key ON records(project_id, content_key, type)
@@ -323,18 +324,25 @@ export const MIGRATIONS: readonly string[] = [
   BEGIN
     UPDATE records SET content_key = NULL WHERE rowid = new.rowid;
   END;
-  CREATE TABLE record_changes (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
-  INSERT INTO record_changes (id, seq) VALUES (1, 0);
+  CREATE TABLE record_changes (
+    id    INTEGER PRIMARY KEY CHECK (id = 1),
+    epoch TEXT NOT NULL,
+    seq   INTEGER NOT NULL
+  );
+  INSERT INTO record_changes (id, epoch, seq) VALUES (1, lower(hex(randomblob(8))), 0);
   CREATE TRIGGER record_changes_ai AFTER INSERT ON records BEGIN
-    UPDATE record_changes SET seq = seq + 1 WHERE id = 1;
+    INSERT INTO record_changes (id, epoch, seq) VALUES (1, lower(hex(randomblob(8))), 1)
+      ON CONFLICT(id) DO UPDATE SET seq = seq + 1;
   END;
   CREATE TRIGGER record_changes_ad AFTER DELETE ON records BEGIN
-    UPDATE record_changes SET seq = seq + 1 WHERE id = 1;
+    INSERT INTO record_changes (id, epoch, seq) VALUES (1, lower(hex(randomblob(8))), 1)
+      ON CONFLICT(id) DO UPDATE SET seq = seq + 1;
   END;
   CREATE TRIGGER record_changes_au AFTER UPDATE OF id, project_id, type, title, body, scope, pinned,
     confidence, reinforce_count, valid_from, recorded_at, superseded_at, superseded_by, source, session_id
     ON records BEGIN
-    UPDATE record_changes SET seq = seq + 1 WHERE id = 1;
+    INSERT INTO record_changes (id, epoch, seq) VALUES (1, lower(hex(randomblob(8))), 1)
+      ON CONFLICT(id) DO UPDATE SET seq = seq + 1;
   END;
   `,
 ];

@@ -65,6 +65,7 @@ export const NOT_FREE_TEXT: Readonly<Record<string, readonly string[]>> = {
   record_staleness: ['record_id', 'project_id', 'path', 'state', 'new_path', 'checked_at'],
   session_shown: ['session_id', 'record_id', 'via', 'shown_at', 'verdict', 'evidence', 'judged_at'],
   record_usage: ['record_id', 'last_shown_at', 'last_used_at'],
+  record_changes: ['epoch'],
 };
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;

@@ -39,6 +39,7 @@ export type Op =
   | { op: 'unline'; file: number; i: number }
   | { op: 'stateOld'; i: number }
   | { op: 'rmfile'; file: number }
+  | { op: 'clearScores' | 'dropCounter' }
   | { op: 'age'; days: number }
   | { op: 'run' };
 
@@ -63,6 +64,8 @@ export const anyOp: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('unline' as const), file: ix(3), i: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('rmfile' as const), file: ix(3) }) },
+  // derived data cleared (SPEC §7), and the change counter's row lost
+  { weight: 1, arbitrary: fc.constantFrom({ op: 'clearScores' as const }, { op: 'dropCounter' as const }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('stateOld' as const), i: fc.nat() }) },
   {
     weight: 2,
@@ -209,6 +212,12 @@ export function apply(s: S, op: Op, state: RunState, seen: { reused: number; sca
       s.write(0);
       return;
     }
+    case 'clearScores':
+      db.prepare('UPDATE records SET claudemd_drift_score = 0').run();
+      return;
+    case 'dropCounter':
+      db.prepare('DELETE FROM record_changes').run();
+      return;
     case 'rmfile':
       s.lines[op.file] = null;
       s.write(op.file);

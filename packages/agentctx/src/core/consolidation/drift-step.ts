@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { recordChangeSeq } from '../../storage/content-keys.js';
+import { driftScoresDigest, recordChangeMark } from '../../storage/change-marks.js';
 import type { Db } from '../../storage/open.js';
 import { VERSION } from '../../version.js';
 import { type MemoryFile, readMemoryFiles } from '../drift/claudemd-files.js';
@@ -17,7 +17,8 @@ import type { SliceOptions } from './slices.js';
  * used and the counts. A later run whose fingerprint is the same and whose window still holds
  * every superseded record that contradicted a passage (its start has not passed the oldest of
  * them, nor gone back: scan.ts `window`) would plan the scores already stored: it keeps them and
- * the counts, and writes nothing.
+ * the counts, and writes nothing — while those scores are still stored (a digest of them is
+ * remembered too: drift scores are derived, and clearing them must not be mistaken for a result).
  */
 
 export interface DriftStepDeps {
@@ -45,8 +46,8 @@ function remember(deps: DriftStepDeps, memo: DriftMemo | undefined): void {
   saveDriftMemo(deps.db, deps.project.id, memo);
 }
 
-export function driftFingerprint(files: readonly MemoryFile[], seq: number): string {
-  const h = createHash('sha256').update(`${VERSION}\u0000${DRIFT_RULES}\u0000${seq}`);
+export function driftFingerprint(files: readonly MemoryFile[], mark: string): string {
+  const h = createHash('sha256').update(`${VERSION}\u0000${DRIFT_RULES}\u0000${mark}`);
   for (const f of files) h.update(`\u0000${f.rel}\u0000${f.text.length}\u0000${f.text}`);
   return h.digest('base64url');
 }
@@ -69,9 +70,16 @@ export function runDriftStep(deps: DriftStepDeps): DriftStepResult {
     return { counts: { missing: 0, contradicted: 0 }, reused: false };
   }
   // read before the scan: a record written during it moves the counter past what is remembered
-  const fingerprint = driftFingerprint(files, recordChangeSeq(db));
+  const mark = recordChangeMark(db);
+  const fingerprint = mark === null ? null : driftFingerprint(files, mark);
   const memo = deps.state.drift;
-  if (!deps.full && memo && memoHolds(memo, fingerprint, historySince(deps.now))) {
+  if (
+    !deps.full &&
+    fingerprint !== null &&
+    memo &&
+    memoHolds(memo, fingerprint, historySince(deps.now)) &&
+    memo.scores === driftScoresDigest(db, project.id)
+  ) {
     return { counts: { missing: memo.missing, contradicted: memo.contradicted }, reused: true };
   }
   const scan = scanDrift(db, project, deps.now);
@@ -80,6 +88,10 @@ export function runDriftStep(deps: DriftStepDeps): DriftStepResult {
   // the files the scan read may differ from those fingerprinted (written meanwhile): then the
   // memo cannot hold next time, and that run scans again
   const same = scan.files.length === files.length && files.every((f) => scan.texts.get(f.rel) === f.text);
-  remember(deps, same ? { fingerprint, ...scan.window, ...plan.counts } : undefined);
+  const scores = driftScoresDigest(db, project.id);
+  remember(
+    deps,
+    same && fingerprint !== null ? { fingerprint, ...scan.window, ...plan.counts, scores } : undefined,
+  );
   return { counts: plan.counts, reused: false };
 }

@@ -32,6 +32,8 @@ export interface DriftMemo {
   oldest: string | null;
   missing: number;
   contradicted: number;
+  /** A digest of the drift scores the scan left stored (storage/change-marks.ts). */
+  scores: string;
 }
 
 export function parseState(summary: string | null | undefined): RunState {

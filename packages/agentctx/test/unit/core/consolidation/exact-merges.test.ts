@@ -55,7 +55,7 @@ type Op =
   | { op: 'retire'; i: number }
   | { op: 'delete'; i: number }
   | { op: 'rewrite'; i: number; title: number; body: number; type: number }
-  | { op: 'scrub' }
+  | { op: 'scrub' | 'clearKeys' }
   | { op: 'run' };
 
 const ix = (n: number) => fc.nat({ max: n - 1 });
@@ -95,6 +95,8 @@ const anyOp: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.constant({ op: 'scrub' as const }) },
+  // the keys are derived (SPEC §7): cleared, they are computed again
+  { weight: 1, arbitrary: fc.constant({ op: 'clearKeys' as const }) },
   { weight: 3, arbitrary: fc.constant({ op: 'run' as const }) },
 );
 
@@ -202,6 +204,9 @@ function apply(s: ReturnType<typeof setup>, op: Op, scrubs: { n: number }): void
       );
       return;
     }
+    case 'clearKeys':
+      db.prepare('UPDATE records SET content_key = NULL').run();
+      return;
     case 'scrub': {
       // each scrub a new redactor (its fingerprint differs): a full pass over every row
       const patterns = [PATTERN, `zqnever-${scrubs.n++}`];

@@ -30,7 +30,7 @@ const rows = db
   .all(projectId);
 db.close();
 const lines = ['# Project notes', '', '## Conventions', ''];
-rows.forEach((r, i) => lines.push(`- ${i % 2 ? r.title : r.body.split('\n')[0].slice(0, 160)}`));
+for (const [i, r] of rows.entries()) lines.push(`- ${i % 2 ? r.title : r.body.split('\n')[0].slice(0, 160)}`);
 lines.push('', '## Build', '', 'Run `npm run build` before the tests.', '');
 writeFileSync(join(repo, 'CLAUDE.md'), lines.join('\n'));
 console.log(`wrote ${join(repo, 'CLAUDE.md')}: ${rows.length} lines from project ${projectId}`);

@@ -306,6 +306,45 @@ export const MIGRATIONS: readonly string[] = [
     DELETE FROM term_df_meta WHERE key = 'built';
   END;
   `,
+  // 14: incremental consolidation reruns (issue 20). records.content_key (derived,
+  // storage/content-keys.ts): a hash of the record's normalised type, title and body, filled by
+  // consolidation where NULL and set back to NULL by a trigger whenever type, title or body is
+  // rewritten (an edit, the secret scrub), so exact duplicates are found by grouping an index.
+  // record_changes: one counter moved by every insert, delete and update of a record's stored
+  // fields (not the derived score, drift score, key, embedding flag or access counts), so a rerun
+  // can tell that the records it read last time are unchanged; a row deleted comes back with a
+  // new random epoch, so the counter never repeats a value it had.
+  `
+  ALTER TABLE records ADD COLUMN content_key TEXT;
+  CREATE INDEX records_current_content_key ON records(project_id, content_key, type)
+    WHERE superseded_at IS NULL;
+  CREATE TRIGGER records_content_key_stale AFTER UPDATE OF type, title, body ON records
+    WHEN new.content_key IS NOT NULL
+      AND (old.type IS NOT new.type OR old.title IS NOT new.title OR old.body IS NOT new.body)
+  BEGIN
+    UPDATE records SET content_key = NULL WHERE rowid = new.rowid;
+  END;
+  CREATE TABLE record_changes (
+    id    INTEGER PRIMARY KEY CHECK (id = 1),
+    epoch TEXT NOT NULL,
+    seq   INTEGER NOT NULL
+  );
+  INSERT INTO record_changes (id, epoch, seq) VALUES (1, lower(hex(randomblob(8))), 0);
+  CREATE TRIGGER record_changes_ai AFTER INSERT ON records BEGIN
+    INSERT INTO record_changes (id, epoch, seq) VALUES (1, lower(hex(randomblob(8))), 1)
+      ON CONFLICT(id) DO UPDATE SET seq = seq + 1;
+  END;
+  CREATE TRIGGER record_changes_ad AFTER DELETE ON records BEGIN
+    INSERT INTO record_changes (id, epoch, seq) VALUES (1, lower(hex(randomblob(8))), 1)
+      ON CONFLICT(id) DO UPDATE SET seq = seq + 1;
+  END;
+  CREATE TRIGGER record_changes_au AFTER UPDATE OF id, project_id, type, title, body, scope, pinned,
+    confidence, reinforce_count, valid_from, recorded_at, superseded_at, superseded_by, source, session_id
+    ON records BEGIN
+    INSERT INTO record_changes (id, epoch, seq) VALUES (1, lower(hex(randomblob(8))), 1)
+      ON CONFLICT(id) DO UPDATE SET seq = seq + 1;
+  END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -40,6 +40,9 @@ export const NOT_FREE_TEXT: Readonly<Record<string, readonly string[]>> = {
     'last_accessed',
     'source',
     'session_id',
+    // a hash of the normalised type, title and body (migration 14): a trigger clears it when the
+    // scrub rewrites the title or body, and consolidation computes it again from the new text
+    'content_key',
   ],
   nodes: ['id', 'project_id', 'kind', 'name'],
   edges: ['id', 'from_id', 'to_id', 'rel_type'],
@@ -62,6 +65,7 @@ export const NOT_FREE_TEXT: Readonly<Record<string, readonly string[]>> = {
   record_staleness: ['record_id', 'project_id', 'path', 'state', 'new_path', 'checked_at'],
   session_shown: ['session_id', 'record_id', 'via', 'shown_at', 'verdict', 'evidence', 'judged_at'],
   record_usage: ['record_id', 'last_shown_at', 'last_used_at'],
+  record_changes: ['epoch'],
 };
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;

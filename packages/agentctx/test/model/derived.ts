@@ -4,7 +4,7 @@ import type { World } from './world.js';
 
 /**
  * Delete what SPEC §7 calls derived (rebuildable caches), as a user clearing caches would:
- * digests and their side files, scores, drift scores, embeddings and the vector tables, the
+ * digests and their side files, scores, drift scores, exact-duplicate keys, embeddings and the vector tables, the
  * profile export, hook code caches; and (each switchable, as known defects wait on them) the term
  * counts, the session dedup files in TMPDIR and the merge candidates with their scan watermark.
  * Stored data is left alone: records and their stored columns, access counts (a record of
@@ -37,8 +37,15 @@ export function deleteDerived(world: World, what: DerivedSet): string[] {
       }
   }
   world.write((db) => {
-    db.prepare('UPDATE records SET score = 1.0, claudemd_drift_score = 0.0, pending_embedding = 1').run();
-    done.push('records.score', 'records.claudemd_drift_score', 'records.pending_embedding');
+    db.prepare(
+      'UPDATE records SET score = 1.0, claudemd_drift_score = 0.0, pending_embedding = 1, content_key = NULL',
+    ).run();
+    done.push(
+      'records.score',
+      'records.claudemd_drift_score',
+      'records.pending_embedding',
+      'records.content_key',
+    );
     const tables = ['records_vec_js', 'embedding_meta'];
     if (what.termCounts) tables.push('term_df', 'term_df_meta');
     if (what.mergeCandidates) tables.push('merge_candidates', 'consolidation_runs');

@@ -99,10 +99,22 @@ export function buildTermDf(db: Db): void {
 export function asOldVersion(db: Db): void {
   const before = MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE scrub_state'));
   // the tables of that migration and of every later one go, so that they all run again
-  const tables = MIGRATIONS.slice(before).flatMap((m) =>
-    [...m.matchAll(/CREATE TABLE (\w+)/g)].map((x) => x[1]),
+  const later = MIGRATIONS.slice(before);
+  const all = (re: RegExp) => later.flatMap((m) => [...m.matchAll(re)]);
+  const tables = all(/CREATE TABLE (\w+)/g).map((x) => x[1]);
+  // and what they added to older tables: their triggers, indexes and columns
+  const triggers = all(/CREATE TRIGGER (?:IF NOT EXISTS )?(\w+)/g).map(
+    (x) => `DROP TRIGGER IF EXISTS ${x[1]};`,
   );
-  db.exec(`${tables.map((t) => `DROP TABLE IF EXISTS ${t};`).join(' ')} PRAGMA user_version = ${before};`);
+  const indexes = all(/CREATE (?:UNIQUE )?INDEX (?:IF NOT EXISTS )?(\w+)/g).map(
+    (x) => `DROP INDEX IF EXISTS ${x[1]};`,
+  );
+  const columns = all(/ALTER TABLE (\w+) ADD COLUMN (\w+)/g).map(
+    (x) => `ALTER TABLE ${x[1]} DROP COLUMN ${x[2]};`,
+  );
+  db.exec(
+    `${[...triggers, ...indexes, ...columns].join(' ')} ${tables.map((t) => `DROP TABLE IF EXISTS ${t};`).join(' ')} PRAGMA user_version = ${before};`,
+  );
 }
 
 /** Every text value of every table (FTS shadow tables included, BLOBs read as UTF-8). */

@@ -6,7 +6,7 @@ import {
 } from '../../storage/consolidation-repo.js';
 import type { Db } from '../../storage/open.js';
 import type { MergePlan } from './duplicates.js';
-import { candidateOrder, type NearPair } from './plan.js';
+import { candidateOrder, type DriftMemo, type NearPair } from './plan.js';
 import { type SliceOptions, writeInSlices } from './slices.js';
 
 /**
@@ -131,4 +131,18 @@ export function applyDriftScores(
   const set = db.prepare('UPDATE records SET claudemd_drift_score = ? WHERE id = ?');
   writeInSlices(db, changes, (c) => set.run(c.score, c.id), afterSlice, slice);
   return changes.length;
+}
+
+/** Remember (or forget) the drift scan's result for the next run, once its scores are written. */
+export function saveDriftMemo(db: Db, projectId: string, memo: DriftMemo | undefined): void {
+  if (memo) {
+    db.prepare(
+      'UPDATE consolidation_runs SET summary = json_set(COALESCE(summary, ?), ?, json(?)) WHERE project_id = ?',
+    ).run('{}', '$.state.drift', JSON.stringify(memo), projectId);
+  } else {
+    db.prepare('UPDATE consolidation_runs SET summary = json_remove(summary, ?) WHERE project_id = ?').run(
+      '$.state.drift',
+      projectId,
+    );
+  }
 }

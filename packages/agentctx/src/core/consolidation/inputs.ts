@@ -31,3 +31,21 @@ export function dupInputs(db: Db, namespaces: readonly string[]): DupInput[] {
     )
     .all(...namespaces) as DupInput[];
 }
+
+/** The records with these ids, as the exact-duplicate plan reads them (current ones only). */
+export function dupInputsOf(db: Db, ids: readonly string[]): DupInput[] {
+  const out: DupInput[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    out.push(
+      ...(db
+        .prepare(
+          `SELECT id, project_id, type, title, body, pinned, confidence, reinforce_count, access_count,
+             last_accessed, recorded_at FROM records
+           WHERE id IN (${marks(chunk)}) AND superseded_at IS NULL`,
+        )
+        .all(...chunk) as DupInput[]),
+    );
+  }
+  return out;
+}

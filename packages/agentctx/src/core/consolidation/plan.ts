@@ -20,6 +20,20 @@ export interface RunState {
    * near-duplicate scans start over (rebuild.ts).
    */
   candidate_rows?: number;
+  /** What the last full drift scan read and found, for a rerun to reuse (drift-step.ts). */
+  drift?: DriftMemo;
+}
+
+export interface DriftMemo {
+  /** The memory files and the record-change counter as the scan read them. */
+  fingerprint: string;
+  /** The scan's history window and its oldest contradicting record (scan.ts `window`). */
+  since: string;
+  oldest: string | null;
+  missing: number;
+  contradicted: number;
+  /** A digest of the drift scores the scan left stored (storage/change-marks.ts). */
+  scores: string;
 }
 
 export function parseState(summary: string | null | undefined): RunState {

@@ -11,14 +11,13 @@ import type { VectorStore } from '../../storage/vectors/store.js';
 import { type CodeGraphSummary, refreshCodeGraph } from '../codegraph/refresh.js';
 import { writeStampedDigest } from '../digest/current-digest.js';
 import { composeDigest } from '../digest/digest.js';
-import { readMemoryFiles } from '../drift/claudemd-files.js';
-import { scanDrift } from '../drift/scan.js';
 import { namespacesOf } from '../records/records.js';
-import { applyDriftScores, applyMerge, applyScores, pruneCandidates } from './apply.js';
-import { planExactMerges } from './duplicates.js';
-import { dupInputs, scoreInputs } from './inputs.js';
+import { applyMerge, applyScores, pruneCandidates } from './apply.js';
+import { runDriftStep } from './drift-step.js';
+import { planKeyedMerges } from './exact-merges.js';
+import { scoreInputs } from './inputs.js';
 import { scanNearDuplicates } from './near-duplicates.js';
-import { parseState, planDriftScores, type RunState } from './plan.js';
+import { parseState, type RunState } from './plan.js';
 import { prepareCandidateScans, type RebuildReason } from './rebuild.js';
 import { planScores } from './scores.js';
 import type { SliceOptions } from './slices.js';
@@ -85,6 +84,9 @@ export interface ConsolidateSummary {
    * near-duplicates, CLAUDE.md drift) were left for a run that has it.
    */
   degraded?: 'like-search';
+  /** Records given a content key this run (exact-merges.ts); the steps that reused the last result. */
+  keyed?: number;
+  reused?: string[];
   steps: { name: string; ms: number }[];
 }
 
@@ -139,7 +141,9 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
 
     // merges first: a keeper's score must reflect the sightings, pin and confidence it absorbs
     step('duplicates', () => {
-      const plans = planExactMerges(dupInputs(db, namespaces), deps.reinforceThreshold ?? 3);
+      const k = deps.reinforceThreshold ?? 3;
+      const { plans, keyed } = planKeyedMerges(db, namespaces, k, () => committed('keys'), deps.slice);
+      summary.keyed = keyed;
       plans.forEach((p, i) => {
         applyMerge(db, deps.newId, p, nowIso);
         summary.merged += p.copies.length;
@@ -247,15 +251,17 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
     let driftCounts = { missing: 0, contradicted: 0 };
     if (deps.project.id !== GLOBAL_PROJECT && fullText) {
       step('drift', () => {
-        // without a CLAUDE.md the plan is empty whatever the scan finds (plan.ts): skip the scan,
-        // which assesses every current record of the project (~160 ms at 100,000 records)
-        const plan =
-          readMemoryFiles(deps.project.root).length > 0
-            ? planDriftScores(scanDrift(db, deps.project, now))
-            : { counts: { missing: 0, contradicted: 0 }, scores: [] };
-        driftCounts = plan.counts;
-        applyDriftScores(db, deps.project.id, plan.scores, () => committed('drift'), deps.slice);
-        summary.drift = driftCounts;
+        const out = runDriftStep({
+          db,
+          project: deps.project,
+          now,
+          state,
+          full: deps.rebuild === true,
+          afterSlice: () => committed('drift'),
+          ...(deps.slice ? { slice: deps.slice } : {}),
+        });
+        summary.drift = driftCounts = out.counts;
+        if (out.reused) summary.reused = ['drift'];
         committed('drift');
       });
     }

@@ -33,7 +33,18 @@ export interface DriftScan {
   contradicted: ContradictionFinding[];
   /** The memory files' texts, for the proposed diff. */
   texts: Map<string, string>;
+  /**
+   * The superseded records compared: those superseded since `since` (`now` − 90 days), newest
+   * first. `oldest` is when the oldest of them that contradicts a passage was superseded (null:
+   * none does). With no record changed in between, a later scan whose `since` lies in
+   * [since, oldest] finds the same: the records it no longer compares are the oldest, compared
+   * last, and contradicted nothing, so nothing compared before them or after changes.
+   */
+  window: { since: string; oldest: string | null };
 }
+
+/** Raise when the scan's rules change: a result remembered by an older version is not reused. */
+export const DRIFT_RULES = 1;
 
 function candidates(db: Db, projectId: string): ContextRecord[] {
   return db
@@ -45,8 +56,12 @@ function candidates(db: Db, projectId: string): ContextRecord[] {
     .all(projectId) as ContextRecord[];
 }
 
-function recentlySuperseded(db: Db, projectId: string, now: Date): ContextRecord[] {
-  const since = new Date(now.getTime() - HISTORY_DAYS * 86_400_000).toISOString();
+/** The start of the history window: records superseded since are compared with their heads. */
+export function historySince(now: Date): string {
+  return new Date(now.getTime() - HISTORY_DAYS * 86_400_000).toISOString();
+}
+
+function recentlySuperseded(db: Db, projectId: string, since: string): ContextRecord[] {
   return db
     .prepare(
       `SELECT * FROM records WHERE project_id = ? AND superseded_at IS NOT NULL AND superseded_at >= ?
@@ -67,7 +82,9 @@ export function scanDrift(db: Db, project: { id: string; root: string }, now: Da
   try {
     const contradicted: ContradictionFinding[] = [];
     const flagged = new Set<number>();
-    for (const old of recentlySuperseded(db, project.id, now)) {
+    const since = historySince(now);
+    const history = recentlySuperseded(db, project.id, since);
+    for (const old of history) {
       const head = currentHead(db, old.id);
       if (!head || head.id === old.id || head.superseded_at) continue;
       contradicted.push(...contradictionsOf(old, head, indexed, flagged));
@@ -87,6 +104,13 @@ export function scanDrift(db: Db, project: { id: string; root: string }, now: Da
       missing: assessments.filter((a) => a.coverage < MATCH_COVERAGE),
       contradicted,
       texts: new Map(files.map((f) => [f.rel, f.text])),
+      window: {
+        since,
+        oldest: contradicted.reduce<string | null>((m, c) => {
+          const at = c.superseded.superseded_at!;
+          return m === null || at < m ? at : m;
+        }, null),
+      },
     };
   } finally {
     index.close();

@@ -1,4 +1,3 @@
-import './mcp/young-heap.js';
 import './mcp/zod-jitless.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createApp } from './app/context.js';

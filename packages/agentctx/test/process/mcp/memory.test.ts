@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -8,18 +8,21 @@ import { fakeRepo, tempDir } from '../../support/tmp.js';
 
 /**
  * The server's memory stays flat under a long run of calls: V8's young generation keeps its
- * initial size (src/mcp/young-heap.ts) instead of doubling up to 32 MB. A preload reports the
- * server's new-space size as it exits.
+ * initial size (the bin sets its growth factor) instead of doubling up to 32 MB. A preload
+ * reports the server's new-space size as it exits. The flag is set before the bundle is
+ * compiled, so the code cache written at exit is accepted by the next start.
  */
 
 let t: ReturnType<typeof tempDir>;
 let report: string;
 let client: Client;
+let env: NodeJS.ProcessEnv;
+let repo: string;
 
 beforeAll(async () => {
   t = tempDir('agentctx-mcp-heap-');
-  const env = isolatedEnv(join(t.path, 'home'));
-  const repo = fakeRepo(t.path, 'alpha', 'git@github.com:acme/alpha.git');
+  env = isolatedEnv(join(t.path, 'home'));
+  repo = fakeRepo(t.path, 'alpha', 'git@github.com:acme/alpha.git');
   report = join(t.path, 'heap.json');
   const preload = join(t.path, 'report-heap.cjs');
   writeFileSync(
@@ -76,5 +79,35 @@ describe('agentctx mcp memory under many calls', () => {
     expect(young, 'the server reported its heap').toBeDefined();
     // initial size: two 1 MB semi-spaces; unbounded it reaches 8–32 MB within these calls
     expect(young!.space_size).toBeLessThanOrEqual(4 * 2 ** 20);
+  });
+
+  it('starts from the code cache it wrote: the next start accepts it and does not rewrite it', async () => {
+    const cacheDir = join(t.path, 'home', '.agentctx', 'cache');
+    const mcpCaches = () =>
+      readdirSync(cacheDir).filter((f) => f.startsWith('mcp.cjs-') && f.endsWith('.v8'));
+    const start = async () => {
+      const c = new Client({ name: 'agentctx-test', version: '0.0.0' });
+      await c.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [BIN, 'mcp'],
+          cwd: repo,
+          env: env as Record<string, string>,
+          stderr: 'ignore',
+        }),
+      );
+      const res = await c.callTool({ name: 'ctx_search', arguments: { query: 'ledger' } });
+      expect(res.isError).not.toBe(true);
+      await c.close();
+      await new Promise((r) => setTimeout(r, 300)); // the cache is written as the server exits
+    };
+    await start(); // writes the cache if the first test's run did not
+    const files = mcpCaches();
+    expect(files).toHaveLength(1);
+    const stamp = statSync(join(cacheDir, files[0]!)).mtimeMs;
+    await start();
+    // V8 rejects a cache stamped with other flags, and a rejected cache is written again
+    expect(mcpCaches()).toEqual(files);
+    expect(statSync(join(cacheDir, files[0]!)).mtimeMs).toBe(stamp);
   });
 });

@@ -83,7 +83,10 @@ for (let k = 0; k < SPAWNS; k++) {
     const r = await once(BINS[b], k);
     byBin[b].init.push(r.init);
     byBin[b].first.push(r.first);
-    for (const [name, ms] of Object.entries(r.marks)) (byBin[b].marks[name] ??= []).push(ms);
+    for (const [name, ms] of Object.entries(r.marks)) {
+      byBin[b].marks[name] ??= [];
+      byBin[b].marks[name].push(ms);
+    }
   }
 }
 const ns = median(node);

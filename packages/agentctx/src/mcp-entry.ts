@@ -1,7 +1,7 @@
 import { createApp } from './app/context.js';
 import { appendLog } from './app/log.js';
 import type { ToolContext } from './mcp/context.js';
-import { accountResult, sessionIdFromEnv } from './mcp/context.js';
+import { accountResult, ladderMarker, sessionIdFromEnv } from './mcp/context.js';
 import { createProtocol, serveStdio } from './mcp/protocol.js';
 import { unknownToolResult } from './mcp/result.js';
 import { startSemantic } from './mcp/semantic.js';
@@ -69,4 +69,7 @@ setImmediate(() => {
   }
   // then the embedder, in the background: ctx_search is keyword-only until it is ready
   ctx.semantic = startSemantic(app);
+  // and the degradation ladder every result reports (config, model and package checks), while
+  // the client is still busy with the handshake
+  ladderMarker(ctx);
 });

@@ -81,7 +81,7 @@ describe('agentctx mcp memory under many calls', () => {
     expect(young!.space_size).toBeLessThanOrEqual(4 * 2 ** 20);
   });
 
-  it('starts from the code cache it wrote: the next start accepts it and does not rewrite it', async () => {
+  it('starts from the code cache it wrote (the next start accepts it), the SQLite driver through it too', async () => {
     const cacheDir = join(t.path, 'home', '.agentctx', 'cache');
     const mcpCaches = () =>
       readdirSync(cacheDir).filter((f) => f.startsWith('mcp.cjs-') && f.endsWith('.v8'));
@@ -109,5 +109,9 @@ describe('agentctx mcp memory under many calls', () => {
     // V8 rejects a cache stamped with other flags, and a rejected cache is written again
     expect(mcpCaches()).toEqual(files);
     expect(statSync(join(cacheDir, files[0]!)).mtimeMs).toBe(stamp);
+    // better-sqlite3's JavaScript from dist/sqlite-driver.cjs, compiled once, as the hooks load it
+    expect(
+      readdirSync(cacheDir).filter((f) => f.startsWith('sqlite-driver.cjs-') && f.endsWith('.v8')),
+    ).toHaveLength(1);
   });
 });

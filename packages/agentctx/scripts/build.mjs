@@ -74,21 +74,46 @@ const inlineDriver = {
     }));
   },
 };
-// The MCP server passes its own JSON Schema validator (src/mcp/server.ts: it asks no elicitation),
-// so the SDK's default one, Ajv, is never constructed: the bundle carries a stand-in that says
-// so instead of Ajv's ~200 KB, compiled and initialised at every server start.
-const noAjv = {
-  name: 'no-ajv',
+// In the MCP bundle, `better-sqlite3` is a stand-in that loads the driver when the store is first
+// opened (after the server answers, while the client finishes its handshake) rather than at
+// start-up, and loads it as the hooks do: better-sqlite3's JavaScript from dist/sqlite-driver.cjs
+// (one file, through the bin's code cache) and its native addon by path, skipping the `bindings`
+// lookup. Where either is missing, the installed package is required as usual.
+const lazySqlite = {
+  name: 'lazy-sqlite',
   setup(b) {
-    b.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) =>
-      args.importer.includes('@modelcontextprotocol')
-        ? { path: 'ajv-provider', namespace: 'no-ajv' }
-        : undefined,
+    b.onResolve({ filter: /^better-sqlite3$/ }, (args) =>
+      args.namespace === 'lazy-sqlite'
+        ? { path: 'better-sqlite3', external: true }
+        : { path: 'driver', namespace: 'lazy-sqlite' },
     );
-    b.onLoad({ filter: /.*/, namespace: 'no-ajv' }, () => ({
-      contents:
-        "export class AjvJsonSchemaValidator { constructor() { throw new Error('agentctx: the MCP server passes its own jsonSchemaValidator'); } }",
+    b.onLoad({ filter: /.*/, namespace: 'lazy-sqlite' }, () => ({
+      contents: `
+const { existsSync } = require('node:fs');
+const { dirname, join } = require('node:path');
+let loaded;
+function load() {
+  if (loaded) return loaded;
+  let addon = null;
+  for (let d = __dirname; ; d = dirname(d)) {
+    const p = join(d, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+    if (existsSync(p)) { addon = p; break; }
+    if (dirname(d) === d) break;
+  }
+  let ctor = null;
+  if (addon) {
+    try { const m = require('./sqlite-driver.cjs'); ctor = m.default ?? m; } catch { ctor = null; }
+  }
+  if (typeof ctor !== 'function') { ctor = require('better-sqlite3'); addon = null; }
+  loaded = { ctor, addon };
+  return loaded;
+}
+module.exports = function Database(path, opts) {
+  const { ctor, addon } = load();
+  return new ctor(path, addon && !(opts && opts.nativeBinding) ? { ...opts, nativeBinding: addon } : opts);
+};`,
       loader: 'js',
+      resolveDir: join(root, 'dist'),
     }));
   },
 };
@@ -127,7 +152,7 @@ for (const { src, stdin, format, out, bundleSqlite, inlineSqlite, hook, mcp } of
     plugins: [
       ...(inlineSqlite ? [inlineDriver] : []),
       ...(hook ? [lazyBuiltins] : []),
-      ...(mcp ? [noAjv] : []),
+      ...(mcp ? [lazySqlite] : []),
     ],
     external: [
       ...(bundleSqlite || inlineSqlite ? [] : ['better-sqlite3', './sqlite-driver.cjs']),

@@ -1,12 +1,11 @@
-import './mcp/zod-jitless.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createApp } from './app/context.js';
 import { appendLog } from './app/log.js';
-import { guardChannel } from './mcp/channel.js';
 import type { ToolContext } from './mcp/context.js';
-import { accountResult, sessionIdFromEnv } from './mcp/context.js';
+import { accountResult, ladderMarker, sessionIdFromEnv } from './mcp/context.js';
+import { createProtocol, serveStdio } from './mcp/protocol.js';
+import { unknownToolResult } from './mcp/result.js';
 import { startSemantic } from './mcp/semantic.js';
-import { createMcpServer } from './mcp/server.js';
+import { createTools, SERVER_INFO } from './mcp/server.js';
 import { errorMessage } from './shared/errors.js';
 
 /**
@@ -27,8 +26,6 @@ process.on('uncaughtException', logFailure('uncaught exception'));
 process.on('unhandledRejection', logFailure('unhandled rejection'));
 
 const ctx: ToolContext = { app, sessionId: sessionIdFromEnv(app.env) };
-const server = createMcpServer(ctx);
-const transport = guardChannel(new StdioServerTransport(), (text) => accountResult(ctx, text));
 let closed = false;
 const shutdown = () => {
   if (closed) return;
@@ -40,21 +37,39 @@ const shutdown = () => {
   }
   process.exit(0);
 };
-transport.onclose = shutdown;
-process.stdin.on('end', shutdown);
 process.on('SIGTERM', shutdown);
 process.on('SIGINT', shutdown);
+// a client that went away: nothing more can be said
+process.stdout.on('error', shutdown);
 
-server.connect(transport).then(() => {
-  // Open (and migrate) the store while the client is still handshaking.
-  setImmediate(() => {
-    try {
-      void app.db;
-    } catch (err) {
-      logFailure('cannot open the store')(err);
-      return;
-    }
-    // then the embedder, in the background: ctx_search is keyword-only until it is ready
-    ctx.semantic = startSemantic(app);
-  });
-}, logFailure('cannot start'));
+const tools = createTools(ctx);
+serveStdio(
+  (send) =>
+    createProtocol({
+      info: SERVER_INFO,
+      tools,
+      send,
+      unknownTool: unknownToolResult,
+      onIgnored: (why) => process.stderr.write(`agentctx mcp: ignored ${why}\n`),
+      // SPEC §9 self-accounting: every tool result, success or failure
+      onToolResult: (result) => accountResult(ctx, result.content.map((c) => c.text).join('')),
+    }),
+  process.stdin,
+  process.stdout,
+  shutdown,
+);
+
+// Open (and migrate) the store while the client is still handshaking.
+setImmediate(() => {
+  try {
+    void app.db;
+  } catch (err) {
+    logFailure('cannot open the store')(err);
+    return;
+  }
+  // then the embedder, in the background: ctx_search is keyword-only until it is ready
+  ctx.semantic = startSemantic(app);
+  // and the degradation ladder every result reports (config, model and package checks), while
+  // the client is still busy with the handshake
+  ladderMarker(ctx);
+});

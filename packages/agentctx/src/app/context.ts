@@ -1,8 +1,8 @@
-import { monotonicFactory } from 'ulid';
 import type { RecordsDeps } from '../core/records/records.js';
 import { type Redact, redactorFor } from '../core/redaction/redact.js';
 import { type Clock, type IdGen, systemClock } from '../shared/clock.js';
 import { AgentctxError, errorMessage } from '../shared/errors.js';
+import { ulidFactory } from '../shared/ids.js';
 import { type Db, needsWrite, openDb, snapshotReason } from '../storage/open.js';
 import { type Config, loadConfig } from './config.js';
 import { type Paths, resolvePaths } from './paths.js';
@@ -58,7 +58,7 @@ export function createApp(opts: AppOptions = {}): App {
   const env = opts.env ?? process.env;
   const paths = resolvePaths(env);
   const clock = opts.clock ?? systemClock;
-  const newId = opts.newId ?? monotonicFactory();
+  const newId = opts.newId ?? ulidFactory();
   const project = resolveProject(opts.cwd ?? process.cwd());
   let db: Db | undefined;
   let snapshot: Db | undefined;

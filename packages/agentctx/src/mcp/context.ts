@@ -2,6 +2,7 @@ import type { App } from '../app/context.js';
 import { readIncognito } from '../app/incognito.js';
 import { degradation, degradedMarker, type RungMarker } from '../app/ladder.js';
 import { appendLog } from '../app/log.js';
+import { keepingDfCache } from '../core/retrieval/query.js';
 import { errorMessage } from '../shared/errors.js';
 import { estimateTokens } from '../shared/tokens.js';
 import { addInjectedTokens } from '../storage/sessions-repo.js';
@@ -56,7 +57,10 @@ export function accountResult(ctx: ToolContext, text: string): void {
     // an incognito session leaves no trace, its token count included
     if (readIncognito(ctx.app.paths)?.session === ctx.sessionId) return;
     const { app } = ctx;
-    addInjectedTokens(app.db, ctx.sessionId, app.project.id, estimateTokens(text), app.clock().toISOString());
+    const sessionId = ctx.sessionId;
+    keepingDfCache(app.db, () =>
+      addInjectedTokens(app.db, sessionId, app.project.id, estimateTokens(text), app.clock().toISOString()),
+    );
   } catch (err) {
     appendLog(ctx.app.paths.logs, 'mcp', `accounting failed: ${errorMessage(err)}`);
   }

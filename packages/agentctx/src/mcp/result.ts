@@ -1,11 +1,10 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type * as z from 'zod/v4';
 import { readIncognito } from '../app/incognito.js';
 import { appendLog } from '../app/log.js';
 import { AgentctxError, errorMessage } from '../shared/errors.js';
 import { damagedStore, isDamagedStore } from '../storage/store-error.js';
 import type { ToolContext } from './context.js';
+import type { ToolDef, ToolResult } from './protocol.js';
+import { checkObject, type Infer, objectSchema, type Shape } from './schema.js';
 
 /**
  * The MCP boundary: every tool answers with one JSON text block. A failure is the structured
@@ -39,28 +38,26 @@ export function toToolError(thrown: unknown, storePath = 'agentctx.db'): ToolErr
   return { error: `internal error: ${message}`, code: 'internal' };
 }
 
-function textResult(payload: Json, isError: boolean): CallToolResult {
-  const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(payload) }] };
+export function textResult(payload: Json, isError: boolean): ToolResult {
+  const result: ToolResult = { content: [{ type: 'text', text: JSON.stringify(payload) }] };
   if (isError) result.isError = true;
   return result;
 }
 
-/** The SDK's own failures (bad arguments, unknown tool) in the same structured shape. */
-export function sdkErrorResult(message: string): CallToolResult {
-  const cleaned = message.replace(/^MCP error -?\d+:\s*/, '');
-  const invalid = /validation|invalid arguments/i.test(cleaned);
-  return textResult({ error: cleaned, code: invalid ? 'invalid_input' : 'tool_error' }, true);
+/** A call of a tool this server does not have. */
+export function unknownToolResult(name: string): ToolResult {
+  return textResult({ error: `Tool ${name.slice(0, 100)} not found`, code: 'tool_error' }, true);
 }
 
-export interface ToolSpec<Shape extends z.ZodRawShape> {
+export interface ToolSpec<S extends Shape> {
   name: string;
   title: string;
   description: string;
-  inputSchema: Shape;
-  annotations?: ToolAnnotations;
+  inputSchema: S;
+  annotations?: Record<string, boolean>;
   /** Stores what the agent passes (ctx_record, ctx_supersede): refused in an incognito session. */
   writes?: boolean;
-  run: (args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext) => Json | Promise<Json>;
+  run: (args: Infer<S>, ctx: ToolContext) => Json | Promise<Json>;
 }
 
 /** Is the session this server serves the incognito one (app/incognito.ts)? */
@@ -73,14 +70,21 @@ export function incognitoSession(ctx: ToolContext): boolean {
   }
 }
 
-/** Register one tool; its handler never throws. */
-export function registerTool<Shape extends z.ZodRawShape>(
-  server: McpServer,
-  ctx: ToolContext,
-  spec: ToolSpec<Shape>,
-): void {
-  const handler = async (args: z.infer<z.ZodObject<Shape>>): Promise<CallToolResult> => {
-    let result: CallToolResult;
+/** Add one tool to the server's list; its handler checks its arguments and never throws. */
+export function registerTool<S extends Shape>(tools: ToolDef[], ctx: ToolContext, spec: ToolSpec<S>): void {
+  const handler = async (raw: unknown): Promise<ToolResult> => {
+    const checked = checkObject(spec.inputSchema, raw);
+    if (!checked.ok) {
+      return textResult(
+        {
+          error: `Invalid arguments for tool ${spec.name}: ${checked.problems.join('; ')}`,
+          code: 'invalid_input',
+        },
+        true,
+      );
+    }
+    const args = checked.value;
+    let result: ToolResult;
     try {
       void ctx.app.db; // opened once, lazily; a store that cannot open is its own error
     } catch (err) {
@@ -116,15 +120,12 @@ export function registerTool<Shape extends z.ZodRawShape>(
     }
     return result;
   };
-  server.registerTool(
-    spec.name,
-    {
-      title: spec.title,
-      description: spec.description,
-      inputSchema: spec.inputSchema,
-      annotations: spec.annotations,
-    },
-    // The SDK's callback type is generic over the schema; ours is the same function.
-    handler as never,
-  );
+  tools.push({
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: objectSchema(spec.inputSchema),
+    ...(spec.annotations ? { annotations: spec.annotations } : {}),
+    call: handler,
+  });
 }

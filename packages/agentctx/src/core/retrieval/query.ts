@@ -48,8 +48,30 @@ export function documentFrequencies(db: Db, terms: readonly QueryTerm[]): Map<st
 const DF_CACHE = new WeakMap<Db, { version: string; map: Map<string, number> }>();
 const DF_CACHE_MAX = 5000;
 
+/** Other connections' commits, then this connection's own changes. */
+function cacheVersion(db: Db): string {
+  return `${db.pragma('data_version', { simple: true })}:${(db.prepare('SELECT total_changes() AS c').get() as { c: number }).c}`;
+}
+
+/**
+ * Run a write that cannot change any document frequency (the MCP server's session accounting,
+ * after every tool result) without dropping the cached counts: without this, every call
+ * emptied the cache of the next. Counts that were current stay current unless another
+ * connection committed meanwhile.
+ */
+export function keepingDfCache<T>(db: Db, write: () => T): T {
+  const entry = DF_CACHE.get(db);
+  const before = entry ? cacheVersion(db) : '';
+  const out = write();
+  if (entry && entry.version === before) {
+    const after = cacheVersion(db);
+    if (after.split(':')[0] === before.split(':')[0]) entry.version = after;
+  }
+  return out;
+}
+
 function dfCache(db: Db): Map<string, number> {
-  const version = `${db.pragma('data_version', { simple: true })}:${(db.prepare('SELECT total_changes() AS c').get() as { c: number }).c}`;
+  const version = cacheVersion(db);
   let entry = DF_CACHE.get(db);
   if (!entry || entry.version !== version || entry.map.size > DF_CACHE_MAX) {
     entry = { version, map: new Map() };

@@ -1,17 +1,17 @@
-import * as z from 'zod/v4';
 import { AgentctxError } from '../../shared/errors.js';
 import { parseTimePoint } from '../../shared/time-point.js';
 import type { TimeTravel } from '../../storage/as-of.js';
+import { optional, string } from '../schema.js';
 
 /** The `as_of` argument of ctx_search and ctx_get: a history query (SPEC §3.5), not a tool. */
-export const asOfField = z
-  .string()
-  .min(10)
-  .max(40)
-  .optional()
-  .describe(
-    'History: answer as of this date (2026-05-01 = end of that day, UTC) or date-time (2026-05-01T14:30Z): the records valid then, including those superseded since.',
-  );
+export const asOfField = optional(
+  string({
+    min: 10,
+    max: 40,
+    description:
+      'History: answer as of this date (2026-05-01 = end of that day, UTC) or date-time (2026-05-01T14:30Z): the records valid then, including those superseded since.',
+  }),
+);
 
 export function timeTravelOf(asOf: string | undefined): TimeTravel | undefined {
   if (asOf === undefined) return undefined;

@@ -1,5 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import * as z from 'zod/v4';
 import { appendLog } from '../../app/log.js';
 import { namespacesOf } from '../../core/records/records.js';
 import { errorMessage } from '../../shared/errors.js';
@@ -9,7 +7,9 @@ import { chainVersionAt, type TimeTravel } from '../../storage/as-of.js';
 import { bumpAccess, currentHead, getVisibleRecords } from '../../storage/records-repo.js';
 import { staleFilesOf } from '../../storage/staleness-repo.js';
 import type { ToolContext } from '../context.js';
+import type { ToolDef } from '../protocol.js';
 import { incognitoSession, type Json, registerTool } from '../result.js';
+import { array, boolean, optional, string } from '../schema.js';
 import { asOfField, timeTravelOf } from './as-of.js';
 
 export const GET_MAX = 10;
@@ -91,19 +91,19 @@ function getAsOf(ctx: ToolContext, ids: readonly string[], time: TimeTravel): Js
   return out;
 }
 
-export function registerGet(server: McpServer, ctx: ToolContext): void {
-  registerTool(server, ctx, {
+export function registerGet(tools: ToolDef[], ctx: ToolContext): void {
+  registerTool(tools, ctx, {
     name: 'ctx_get',
     title: 'Read context records',
     description,
     annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
     inputSchema: {
-      ids: z
-        .array(z.string().min(1).max(64))
-        .min(1)
-        .max(GET_MAX)
-        .describe('Record ids from ctx_search / ctx_related, 1–10.'),
-      history: z.boolean().optional().describe('Return superseded records too, in full.'),
+      ids: array(string({ min: 1, max: 64 }), {
+        min: 1,
+        max: GET_MAX,
+        description: 'Record ids from ctx_search / ctx_related, 1–10.',
+      }),
+      history: optional(boolean({ description: 'Return superseded records too, in full.' })),
       as_of: asOfField,
     },
     run(args): Json {

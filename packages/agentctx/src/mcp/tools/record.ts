@@ -1,10 +1,10 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import * as z from 'zod/v4';
 import { createRecord } from '../../core/records/records.js';
 import { describeRedaction, type RedactionReport } from '../../core/redaction/gate.js';
 import { BODY_MAX, RECORD_TYPES, SCOPES, TITLE_MAX } from '../../shared/types.js';
 import type { ToolContext } from '../context.js';
+import type { ToolDef } from '../protocol.js';
 import { type Json, registerTool } from '../result.js';
+import { oneOf, optional, string } from '../schema.js';
 
 const description = `Save one new fact to this project's context so future sessions know it: a decision (with its rationale), a convention (how code is written here), a preference (how the developer works), a discovery about the codebase, a bugfix (bug, cause, fix), or a handover (current task, blockers, next steps).
 Record only what the developer stated, chose or confirmed — not your own guesses. One fact per record: a short title (≤ 120 characters) and a self-contained body (≤ 2,000 characters).
@@ -18,31 +18,31 @@ export function redactedNote(report: RedactionReport): Json {
   };
 }
 
-export function registerRecord(server: McpServer, ctx: ToolContext): void {
-  registerTool(server, ctx, {
+export function registerRecord(tools: ToolDef[], ctx: ToolContext): void {
+  registerTool(tools, ctx, {
     name: 'ctx_record',
     title: 'Record a fact',
     description,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     writes: true,
     inputSchema: {
-      type: z.enum(RECORD_TYPES).describe('What kind of fact this is.'),
-      title: z.string().min(1).max(TITLE_MAX).describe('One line naming the fact, ≤ 120 characters.'),
-      body: z
-        .string()
-        .min(1)
-        .max(BODY_MAX)
-        .describe('The fact itself, with its rationale, ≤ 2,000 characters.'),
-      supersedes: z
-        .string()
-        .min(1)
-        .max(64)
-        .optional()
-        .describe('Id of a current record of the same type that this one replaces.'),
-      scope: z
-        .enum(SCOPES)
-        .optional()
-        .describe('project (default) or global (developer preferences everywhere).'),
+      type: oneOf(RECORD_TYPES, { description: 'What kind of fact this is.' }),
+      title: string({ min: 1, max: TITLE_MAX, description: 'One line naming the fact, ≤ 120 characters.' }),
+      body: string({
+        min: 1,
+        max: BODY_MAX,
+        description: 'The fact itself, with its rationale, ≤ 2,000 characters.',
+      }),
+      supersedes: optional(
+        string({
+          min: 1,
+          max: 64,
+          description: 'Id of a current record of the same type that this one replaces.',
+        }),
+      ),
+      scope: optional(
+        oneOf(SCOPES, { description: 'project (default) or global (developer preferences everywhere).' }),
+      ),
     },
     run(args): Json {
       const { app } = ctx;

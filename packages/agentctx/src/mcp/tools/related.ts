@@ -1,30 +1,30 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import * as z from 'zod/v4';
 import { relatedRecords } from '../../core/records/related.js';
 import { type IndexEntry, indexEntriesOf } from '../../core/retrieval/index-entry.js';
 import type { SearchHit } from '../../core/retrieval/search-types.js';
 import { getRecord } from '../../storage/records-repo.js';
 import { ladderMarker, type ToolContext } from '../context.js';
+import type { ToolDef } from '../protocol.js';
 import { type Json, registerTool } from '../result.js';
+import { boolean, optional, string } from '../schema.js';
 import { indexLimitField, SEARCH_DEFAULT, SEARCH_MAX } from './search.js';
 
 const description = `List the stored records linked to a file, nearest first. Linked to the file itself: records of the sessions that edited it (error stubs, test outcomes, extracted decisions). Reached through the code around it: records of other edited files that import the same package or module, import this file or are imported by it; and records that write, as code (\`chargeCard\` or chargeCard()), a symbol this file defines or imports by name; when those are few, further along the same links. The module and symbol links come from the imports and top-level definitions of edited TS/JS, Python, Go and Rust files, read by agentctx consolidate at session end (not at call time); standard-library imports link nothing. Call it before editing a file you have not touched in this session, to learn the rules and past bugs that apply to it.
 Returns the same compact index as ctx_search ({id, type, title, age, confidence, score}: score 1 when linked to the file, else 1/(1 + hops); no bodies); read the ones you need with ctx_get.`;
 
-export function registerRelated(server: McpServer, ctx: ToolContext): void {
-  registerTool(server, ctx, {
+export function registerRelated(tools: ToolDef[], ctx: ToolContext): void {
+  registerTool(tools, ctx, {
     name: 'ctx_related',
     title: 'Context linked to a file',
     description,
     annotations: { readOnlyHint: true, openWorldHint: false },
     inputSchema: {
-      file: z
-        .string()
-        .min(1)
-        .max(1000)
-        .describe('File path, relative to the repository root (absolute also works).'),
+      file: string({
+        min: 1,
+        max: 1000,
+        description: 'File path, relative to the repository root (absolute also works).',
+      }),
       limit: indexLimitField,
-      history: z.boolean().optional().describe('Also return superseded records.'),
+      history: optional(boolean({ description: 'Also return superseded records.' })),
     },
     run(args): Json {
       const { app } = ctx;

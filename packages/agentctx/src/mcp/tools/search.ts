@@ -1,5 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import * as z from 'zod/v4';
 import { appendLog } from '../../app/log.js';
 import { relatedRecords } from '../../core/records/related.js';
 import { hybridSearch } from '../../core/retrieval/hybrid.js';
@@ -9,20 +7,22 @@ import { TOOL_SEARCH, toolSearchOptions } from '../../core/retrieval/tool-search
 import { errorMessage } from '../../shared/errors.js';
 import { RECORD_TYPES, SCOPES } from '../../shared/types.js';
 import { ladderMarker, type ToolContext } from '../context.js';
+import type { ToolDef } from '../protocol.js';
 import { type Json, registerTool } from '../result.js';
+import { boolean, integer, oneOf, optional, string } from '../schema.js';
 import { asOfField, timeTravelOf } from './as-of.js';
 
 export const SEARCH_MAX = TOOL_SEARCH.maxLimit;
 export const SEARCH_DEFAULT = TOOL_SEARCH.defaultLimit;
 
 /** The `limit` argument of the tools that return an index (ctx_search, ctx_related). */
-export const indexLimitField = z
-  .number()
-  .int()
-  .min(1)
-  .max(SEARCH_MAX)
-  .optional()
-  .describe(`Results to return, 1–${SEARCH_MAX} (default ${SEARCH_DEFAULT}).`);
+export const indexLimitField = optional(
+  integer({
+    min: 1,
+    max: SEARCH_MAX,
+    description: `Results to return, 1–${SEARCH_MAX} (default ${SEARCH_DEFAULT}).`,
+  }),
+);
 /** With `file`, the query runs over the nearest this-many records linked to the file. */
 const FILE_CANDIDATES = 200;
 
@@ -30,30 +30,35 @@ const description = `Search this project's stored context: decisions, convention
 Call it before making or changing a design choice, when unsure how something is done in this codebase, when the user refers to something decided earlier, or before recording a fact (to find the record to supersede instead of duplicating it).
 Returns a compact index only — {id, type, title, age, confidence, score} per match, best first, no bodies. Call ctx_get with the ids you need to read the full records. Superseded (outdated) records are left out unless history is true; as_of asks what was valid on a past date. "confidence": explicit = stated by the developer; inferred = observed, treat as a hypothesis; reinforced = seen repeatedly.`;
 
-export function registerSearch(server: McpServer, ctx: ToolContext): void {
-  registerTool(server, ctx, {
+export function registerSearch(tools: ToolDef[], ctx: ToolContext): void {
+  registerTool(tools, ctx, {
     name: 'ctx_search',
     title: 'Search project context',
     description,
     annotations: { readOnlyHint: true, openWorldHint: false },
     inputSchema: {
-      query: z.string().min(1).max(2000).describe('What you are looking for, in plain words.'),
-      type: z.enum(RECORD_TYPES).optional().describe('Only records of this type.'),
-      file: z
-        .string()
-        .min(1)
-        .max(1000)
-        .optional()
-        .describe('Only records linked to this file (path relative to the repository root).'),
-      scope: z
-        .enum(SCOPES)
-        .optional()
-        .describe('project (default): this project and global preferences; global: global preferences only.'),
+      query: string({ min: 1, max: 2000, description: 'What you are looking for, in plain words.' }),
+      type: optional(oneOf(RECORD_TYPES, { description: 'Only records of this type.' })),
+      file: optional(
+        string({
+          min: 1,
+          max: 1000,
+          description: 'Only records linked to this file (path relative to the repository root).',
+        }),
+      ),
+      scope: optional(
+        oneOf(SCOPES, {
+          description:
+            'project (default): this project and global preferences; global: global preferences only.',
+        }),
+      ),
       limit: indexLimitField,
-      history: z
-        .boolean()
-        .optional()
-        .describe('Also return superseded records (marked "superseded"). Only when you need past decisions.'),
+      history: optional(
+        boolean({
+          description:
+            'Also return superseded records (marked "superseded"). Only when you need past decisions.',
+        }),
+      ),
       as_of: asOfField,
     },
     async run(args): Promise<Json> {

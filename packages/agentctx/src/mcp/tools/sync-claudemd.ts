@@ -1,8 +1,8 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import * as z from 'zod/v4';
 import { driftReport } from '../../core/drift/report.js';
 import type { ToolContext } from '../context.js';
+import type { ToolDef } from '../protocol.js';
 import { type Json, registerTool } from '../result.js';
+import { integer, optional } from '../schema.js';
 
 export const DRIFT_MAX = 20;
 export const DRIFT_DEFAULT = 10;
@@ -10,27 +10,19 @@ export const DRIFT_DEFAULT = 10;
 const description = `Compare the project's CLAUDE.md files with the stored context and report drift: current decisions and conventions that CLAUDE.md does not mention ("missing"), and lines of CLAUDE.md that state something since superseded ("contradicted"), each with its record id, plus a proposed diff. Read-only: it never edits CLAUDE.md — show the proposal to the developer and apply it only if they agree.
 Paged: at most 20 entries per list per call ("truncated" says whether more exist; continue with offset).`;
 
-export function registerSyncClaudeMd(server: McpServer, ctx: ToolContext): void {
-  registerTool(server, ctx, {
+export function registerSyncClaudeMd(tools: ToolDef[], ctx: ToolContext): void {
+  registerTool(tools, ctx, {
     name: 'ctx_sync_claudemd',
     title: 'CLAUDE.md drift report',
     description,
     annotations: { readOnlyHint: true, openWorldHint: false },
     inputSchema: {
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(DRIFT_MAX)
-        .optional()
-        .describe('Entries per list, 1–20 (default 10).'),
-      offset: z
-        .number()
-        .int()
-        .min(0)
-        .max(100_000)
-        .optional()
-        .describe('Skip this many entries of each list.'),
+      limit: optional(
+        integer({ min: 1, max: DRIFT_MAX, description: 'Entries per list, 1–20 (default 10).' }),
+      ),
+      offset: optional(
+        integer({ min: 0, max: 100_000, description: 'Skip this many entries of each list.' }),
+      ),
     },
     run(args): Json {
       const { app } = ctx;

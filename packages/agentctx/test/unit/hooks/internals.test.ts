@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveProject } from '../../../src/app/project.js';
 import { formatInjection, isStrongHit } from '../../../src/core/injection/injection.js';
 import { readSessionState, updateSessionState } from '../../../src/core/injection/session-state.js';
-import { ulidFactory } from '../../../src/hooks/ids.js';
+import { ulidFactory } from '../../../src/shared/ids.js';
 import { sha256Hex } from '../../../src/shared/sha256.js';
 import { estimateTokens } from '../../../src/shared/tokens.js';
 import type { ContextRecord } from '../../../src/shared/types.js';

@@ -1,5 +1,5 @@
 /**
- * Monotonic ULIDs for records written by hooks, without the `ulid` package (whose Node build
+ * Monotonic ULIDs for the records agentctx writes, without the `ulid` package (whose Node build
  * loads node:crypto at start-up). Randomness comes from Web Crypto, touched only when an id
  * is made.
  */

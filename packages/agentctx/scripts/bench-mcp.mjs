@@ -83,23 +83,38 @@ function seedStore(dbPath, projectId, otherId, count) {
        superseded_at, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'import')`,
   );
   const now = Date.now();
+  // a project keeps one current handover (a unique index holds the store to it), and profile
+  // facts are keyed: the extra ones are older versions, superseded
+  const handover = new Set(
+    db
+      .prepare("SELECT project_id FROM records WHERE type = 'handover' AND superseded_at IS NULL")
+      .all()
+      .map((r) => r.project_id),
+  );
   const tx = db.transaction(() => {
     for (let i = existing; i < count; i++) {
       // 70% this project, 20% another project, 10% global; 10% superseded
       const r = rand();
       const pid = r < 0.7 ? projectId : r < 0.9 ? otherId : '_global';
       const when = new Date(now - Math.floor(rand() * 400) * 86_400_000).toISOString();
+      const type = pick(TYPES.slice(0, pid === '_global' ? 3 : 7));
+      let superseded = rand() < 0.1 ? when : null;
+      if (type === 'profile') superseded = when;
+      if (type === 'handover' && !superseded) {
+        if (handover.has(pid)) superseded = when;
+        else handover.add(pid);
+      }
       ins.run(
         ulidLike(i),
         pid,
-        pick(TYPES.slice(0, pid === '_global' ? 3 : 7)),
+        type,
         phrase(4 + Math.floor(rand() * 6)),
         phrase(30 + Math.floor(rand() * 50)),
         pid === '_global' ? 'global' : 'project',
         pick(['explicit', 'inferred', 'reinforced']),
         when,
         when,
-        rand() < 0.1 ? when : null,
+        superseded,
       );
     }
   });

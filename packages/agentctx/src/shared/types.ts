@@ -46,6 +46,8 @@ export interface ContextRecord {
   source: Source;
   session_id: string | null;
   pending_embedding: number;
+  /** Consolidation's exact-duplicate key (derived; NULL until keyed, and after any rewrite). */
+  content_key: string | null;
 }
 
 export function isRecordType(v: unknown): v is RecordType {

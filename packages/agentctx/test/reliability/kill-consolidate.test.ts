@@ -40,7 +40,8 @@ const DERIVED = {
     'SELECT project_id, type, record_a, record_b, similarity, status FROM merge_candidates ORDER BY record_a, record_b',
   term_df: 'SELECT term, doc FROM term_df ORDER BY term',
   run_state:
-    "SELECT json_extract(summary, '$.state') AS state, finished_at IS NOT NULL AS finished FROM consolidation_runs",
+    // the drift memo's `since` is the run's own clock less the history window
+    "SELECT json_remove(json_extract(summary, '$.state'), '$.drift.since') AS state, finished_at IS NOT NULL AS finished FROM consolidation_runs",
 };
 
 function seedStore(path: string, projectId: string): void {

@@ -59,6 +59,9 @@ export function comparable(
       // run's backfill: whether a rerun already embedded it depends on where the kill fell
       pending_embedding: fresh(r) ? 'either' : r.pending_embedding,
       score: 0,
+      // a cache of the text (its correctness is tested in exact-merges.test.ts): a run keys the
+      // records it finds unkeyed, so a record the previous run created gets its key one run later
+      content_key: 'derived',
     }))
     .sort((a, b) => String(a.id).localeCompare(String(b.id)));
   const scores = new Map(rows.map((r) => [key(r.id)!, r.score]));

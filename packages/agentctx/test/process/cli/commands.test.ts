@@ -86,7 +86,8 @@ describe('agentctx CLI (built binary)', () => {
       },
     );
     expect(shown.json.record.superseded_by).toBe(sup.json.new_id);
-    expect(Object.keys(shown.json.record)).toHaveLength(20);
+    // every column of records (migration 14 added content_key)
+    expect(Object.keys(shown.json.record)).toHaveLength(21);
     expect(shown.json.chain.map((c) => c.id)).toEqual([rec.json.id, sup.json.new_id]);
 
     const twice = runJson<{ error: string; current_head: string }>(

@@ -111,6 +111,7 @@ function rec(i: number, body: string, confidence: ContextRecord['confidence'] = 
     source: 'cli',
     session_id: null,
     pending_embedding: 0,
+    content_key: null,
   };
 }
 const hit = (r: ContextRecord, score = 1, matched = 3, coverage = 1) => ({

@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { flag, opt } from './bench-args.mjs';
 import { BIN, LONG, prepareStore, SHORT } from './hook-bench-store.mjs';
 
 /** A parent transcript as SubagentStart finds it: a prompt, then an Agent call still running. */
@@ -47,11 +48,6 @@ function parentTranscript(path, sessionId, cwd) {
   writeFileSync(path, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
 }
 
-const argv = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && argv[i + 1] ? argv[i + 1] : def;
-};
 const ROUNDS = Number(opt('rounds', '21'));
 const SIZES = opt('sizes', '1000,10000,100000').split(',').map(Number);
 
@@ -192,6 +188,6 @@ try {
   console.log('How heavy the stores are for the short prompt (every record distinct):');
   for (const r of rows) console.log(`  ${r.records} records: ${r.load}`);
 } finally {
-  if (argv.includes('--keep')) console.log(`kept ${dir}`);
+  if (flag('keep')) console.log(`kept ${dir}`);
   else rmSync(dir, { recursive: true, force: true });
 }

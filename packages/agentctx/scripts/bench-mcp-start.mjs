@@ -11,19 +11,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { opt, requiredStore } from './bench-args.mjs';
 import { benchEnv } from './hook-bench-store.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && argv[i + 1] ? argv[i + 1] : def;
-};
-const STORE = opt('store', '');
-if (!STORE) {
-  console.error('--store DIR (a store kept by bench-scale.mjs --keep) is required');
-  process.exit(1);
-}
+const STORE = requiredStore();
 const BINS = opt('bin', join(root, 'bin', 'agentctx.cjs')).split(',');
 const SPAWNS = Number(opt('spawns', '21'));
 const REPO = join(STORE, opt('repo', 'repo0'));

@@ -25,6 +25,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { flag, opt } from './bench-args.mjs';
 import {
   DEV_WORDS,
   INSERT_RECORD_SQL,
@@ -38,11 +39,6 @@ import { benchEnv, LONG, SHORT } from './hook-bench-store.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const Database = createRequire(import.meta.url)('better-sqlite3');
-const argv = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && argv[i + 1] ? argv[i + 1] : def;
-};
 /** `--bin` measures another build (a checkout of main, for before/after figures). */
 const BIN = opt('bin', join(root, 'bin', 'agentctx.cjs'));
 const RECORDS = Number(opt('records', '100000'));
@@ -524,6 +520,6 @@ async function eightPart() {
 try {
   await main();
 } finally {
-  if (argv.includes('--keep') || STORE) console.log(`kept ${dir}`);
+  if (flag('keep') || STORE) console.log(`kept ${dir}`);
   else rmSync(dir, { recursive: true, force: true });
 }

@@ -18,25 +18,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { flag, opt, requiredStore } from './bench-args.mjs';
 import { benchEnv } from './hook-bench-store.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const Database = createRequire(import.meta.url)('better-sqlite3');
-const argv = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && argv[i + 1] ? argv[i + 1] : def;
-};
-const STORE = opt('store', '');
-if (!STORE) {
-  console.error('--store DIR (a store kept by bench-scale.mjs --keep) is required');
-  process.exit(1);
-}
+const STORE = requiredStore();
 const BIN = opt('bin', join(root, 'bin', 'agentctx.cjs'));
 const REPO = join(STORE, opt('repo', 'repo0'));
 const CHECKPOINTS = opt('checkpoints', '100,1000,3000,10000').split(',').map(Number);
 const SESSION = opt('session', '');
-const SNAPSHOT = argv.includes('--snapshot');
+const SNAPSHOT = flag('snapshot');
 const home = join(STORE, 'home');
 const env = { ...benchEnv(home), ...(SESSION ? { CLAUDE_CODE_SESSION_ID: SESSION } : {}) };
 if (!SESSION) delete env.CLAUDE_CODE_SESSION_ID;
@@ -175,7 +167,7 @@ for (const cp of CHECKPOINTS) {
   console.log(`  resident by mapping (MB): ${byMapping()}`);
   if (opt('smaps', ''))
     writeFileSync(join(opt('smaps', ''), `smaps-${cp}`), readFileSync(`/proc/${pid}/smaps`));
-  if (argv.includes('--spaces'))
+  if (flag('spaces'))
     console.log(
       `  V8 spaces (MB): ${Object.entries(v.spaces)
         .map(([k, b]) => `${k} ${MB(b)}`)

@@ -8,13 +8,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { opt } from './bench-args.mjs';
 import { BIN, LONG, prepareStore, SHORT } from './hook-bench-store.mjs';
 
-const argv = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && argv[i + 1] ? argv[i + 1] : def;
-};
 const RECORDS = Number(opt('records', '10000'));
 const RUNS = Number(opt('runs', '30'));
 const PROMPT = opt('prompt', 'short') === 'long' ? LONG : SHORT;

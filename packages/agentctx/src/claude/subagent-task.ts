@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { readRegularFile, readRegularTail } from '../storage/regular-file.js';
+import { isObject, type Json } from './transcript-json.js';
 
 /**
  * What a starting subagent was asked to do. Claude Code 2.1.332's SubagentStart payload names
@@ -16,12 +17,6 @@ export const TASK_TAIL_BYTES = 2 * 1024 * 1024;
 /** Characters of task text kept (the prompt search reads at most this much of a prompt). */
 const MAX_TASK_CHARS = 20_000;
 const AGENT_TOOLS = new Set(['Agent', 'Task']);
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function taskText(input: Json): string {
   const prompt = typeof input.prompt === 'string' ? input.prompt : '';

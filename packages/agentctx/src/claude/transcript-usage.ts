@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readRegularTail } from '../storage/regular-file.js';
+import { blockText, EDIT_TOOLS, isObject, type Json } from './transcript-json.js';
 
 /**
  * A transcript read for usage evidence (core/usage): what the developer typed, what the
@@ -30,23 +31,7 @@ export type UsageEvent =
 const INPUT_CHARS = 20_000;
 /** Transcripts read at most this far (from the end, where the session's recent work is). */
 const MAX_BYTES = 16 * 1024 * 1024;
-const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 const MCP_TOOL = /^mcp__.+__(ctx_search|ctx_get|ctx_related)$/;
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter((b): b is Json => isObject(b) && b.type === 'text' && typeof b.text === 'string')
-    .map((b) => b.text as string)
-    .join('\n');
-}
 
 /** Every string inside a tool input, joined: commands, paths, edit text, patterns. */
 function inputText(v: unknown, out: string[] = [], depth = 0): string[] {
@@ -113,7 +98,7 @@ export function parseUsageEvents(text: string, side: TranscriptSide = 'main'): U
             const p = pending.get(b.tool_use_id);
             if (!p) continue;
             pending.delete(b.tool_use_id);
-            const returned = b.is_error === true ? [] : idsInResult(textOf(b.content));
+            const returned = b.is_error === true ? [] : idsInResult(blockText(b.content));
             events.push({ kind: 'mcp', tool: p.tool, asked: p.asked, returned, at: p.at });
           }
         }

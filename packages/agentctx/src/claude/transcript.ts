@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { openRegularForRead } from '../storage/regular-file.js';
+import { blockText, EDIT_TOOLS, isObject, type Json } from './transcript-json.js';
 
 /**
  * Claude Code session transcripts (`~/.claude/projects/<dir>/<session>.jsonl`): one JSON object
@@ -27,15 +28,7 @@ export interface TranscriptRead {
 }
 
 const SUMMARY_CHARS = 240;
-/** Tools whose input names a file the session changed. */
-const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 const FILE_KEYS = ['file_path', 'notebook_path', 'path'];
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * `text` cut to at most `max` characters, ending in "…". A word (a run of non-space
@@ -60,15 +53,6 @@ function stripInjected(text: string): string {
     .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '')
     .replace(/<local-command-(stdout|stderr|caveat)>[\s\S]*?<\/local-command-\1>/g, '')
     .trim();
-}
-
-function blockText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter((b): b is Json => isObject(b) && b.type === 'text' && typeof b.text === 'string')
-    .map((b) => b.text as string)
-    .join('\n');
 }
 
 function filesOf(name: string, input: Json): string[] {

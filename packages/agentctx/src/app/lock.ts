@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentctxError } from '../shared/errors.js';
+import { processAlive } from '../storage/process-alive.js';
 
 export interface Lock {
   release: () => void;
@@ -8,15 +9,6 @@ export interface Lock {
 
 /** A lock file with no readable holder yet younger than this is being written: it is held. */
 const FRESH_MS = 10_000;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 const REASONS: Record<string, string> = {
   ENOSPC: 'no space left on device',
@@ -52,7 +44,7 @@ function heldByLiveProcess(file: string, staleMs: number): boolean {
     // created but not written yet (its holder is between open and write), or a torn file
     return youngerThan(file, FRESH_MS);
   }
-  if (!held.pid || !alive(held.pid)) return false;
+  if (!held.pid || !processAlive(held.pid)) return false;
   return Date.now() - (held.at ?? 0) <= staleMs;
 }
 

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
+import { processAlive } from './process-alive.js';
 
 /**
  * The capture spool: writes a hook could not make because another process held the store's
@@ -42,21 +43,12 @@ export function spoolPending(dir: string): string[] {
     .sort();
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Whether anything waits: a spooled file, or one claimed by a process that no longer runs. */
 export function spoolWaiting(dir: string): boolean {
   return list(dir).some((n) => {
     if (n.endsWith('.json')) return true;
     const m = /\.json\.claim-(\d+)$/.exec(n);
-    return m !== null && !alive(Number(m[1]));
+    return m !== null && !processAlive(Number(m[1]));
   });
 }
 
@@ -65,7 +57,7 @@ export function spoolRecoverStale(dir: string): number {
   let n = 0;
   for (const name of list(dir)) {
     const m = /^(.+\.json)\.claim-(\d+)$/.exec(name);
-    if (!m || alive(Number(m[2]))) continue;
+    if (!m || processAlive(Number(m[2]))) continue;
     try {
       renameSync(join(dir, name), join(dir, m[1]!));
       n++;

@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../../src/storage/open.js';
 import { isolatedEnv, runAgentctx, runJson } from '../../support/cli.js';
+import { git } from '../../support/git.js';
 import { rand } from '../../support/secret-corpus.js';
 import { tempDir } from '../../support/tmp.js';
 
@@ -22,21 +22,6 @@ interface ImportJson {
   superseded: string[];
   unchanged: number;
   redacted?: unknown;
-}
-
-function git(cwd: string, ...args: string[]): void {
-  const r = spawnSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@e',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@e',
-    },
-  });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 }
 
 const topic = (name: string, description: string, type: string, body: string, nested = true) =>

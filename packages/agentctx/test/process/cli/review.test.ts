@@ -1,10 +1,11 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, runAgentctx } from '../../support/cli.js';
+import { git } from '../../support/git.js';
 import { tempDir } from '../../support/tmp.js';
 import { basePayload, type HookWorld, hookWorld, runHook } from '../hooks/helpers.js';
 
@@ -30,19 +31,6 @@ interface Item {
 
 let w: HookWorld;
 let scratch: { path: string; cleanup: () => void };
-
-function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', args, {
-    cwd,
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@x',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@x',
-    },
-  });
-}
 
 function write(path: string, text: string): void {
   mkdirSync(join(w.repo, path, '..'), { recursive: true });

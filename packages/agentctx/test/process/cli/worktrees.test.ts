@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
@@ -7,6 +6,7 @@ import { projectIdFor } from '../../../src/core/records/namespace.js';
 import { createRecord } from '../../../src/core/records/records.js';
 import { openDb } from '../../../src/storage/open.js';
 import { isolatedEnv, runAgentctx, runJson } from '../../support/cli.js';
+import { git } from '../../support/git.js';
 import { tempDir } from '../../support/tmp.js';
 
 /**
@@ -14,22 +14,6 @@ import { tempDir } from '../../support/tmp.js';
  * add`, the built CLI and hooks. A store written when each worktree was its own project keeps
  * its records: they move to the shared id the first time a command runs in the repository.
  */
-
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@e',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@e',
-    },
-  });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
 
 /** A repository with one commit (a worktree needs one), no remote unless given. */
 function repoWithCommit(dir: string, origin?: string): string {

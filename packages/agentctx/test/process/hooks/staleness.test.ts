@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAgentctx } from '../../support/cli.js';
+import { gitIn } from '../../support/git.js';
 import { startMcp } from '../mcp/client.js';
 import { basePayload, type HookWorld, hookWorld, promptPayload, runHook } from './helpers.js';
 
@@ -13,22 +13,9 @@ import { basePayload, type HookWorld, hookWorld, promptPayload, runHook } from '
  */
 
 let w: HookWorld;
+const git = (...args: string[]): string => gitIn(w.repo, args, w.env);
 const FILE = 'src/billing/charge.ts';
 const V1 = ['export function charge(cents: number) {', '  return roundHalfEven(cents);', '}', ''].join('\n');
-
-function git(...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd: w.repo,
-    encoding: 'utf8',
-    env: {
-      ...w.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@x',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@x',
-    },
-  });
-}
 
 function commitFile(path: string, text: string, message: string): void {
   mkdirSync(join(w.repo, path, '..'), { recursive: true });

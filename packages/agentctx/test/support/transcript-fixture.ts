@@ -20,6 +20,11 @@ export class TranscriptBuilder {
     readonly cwd: string = '/home/dev/project',
   ) {}
 
+  /** Apply a shared run of lines (a helper that adds them and returns the builder). */
+  with(add: (t: this) => this): this {
+    return add(this);
+  }
+
   /** Lines added from now on are timestamped from `iso` on (a session after a real hook ran). */
   startAt(iso: string): this {
     this.t = Date.parse(iso);

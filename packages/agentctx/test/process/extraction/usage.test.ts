@@ -41,6 +41,23 @@ function extract(sessionId: string, transcript: string): Record<string, any> {
   return JSON.parse(r.stdout) as Record<string, any>;
 }
 
+/** What a session that used the retry record did: read charge.ts, add the retry loop, say so. */
+function retryWork<T extends TranscriptBuilder>(t: T): T {
+  return t
+    .tool('Read', { file_path: `${w.repo}/src/billing/charge.ts` }, 'export async function charge(req) {}')
+    .tool(
+      'Edit',
+      {
+        file_path: `${w.repo}/src/billing/charge.ts`,
+        old_string: 'return gateway.charge(req);',
+        new_string:
+          'for (let i = 0; i < MAX_RETRIES; i++) {\n  try { return await gateway.charge(req, { idempotencyKey }); }\n  catch { await sleep(jitter(200 * 2 ** i)); }\n}',
+      },
+      'The file has been updated.',
+    )
+    .assistant('charge() now retries up to MAX_RETRIES times with jittered backoff.');
+}
+
 describe('usage evidence from a real session', () => {
   it('counts the injected record the session used as used, and the one it ignored as not', () => {
     const retries = w.add({
@@ -73,18 +90,7 @@ describe('usage evidence from a real session', () => {
       .startAt(new Date(Date.now() + 1000).toISOString())
       .user('card charge retries and charge receipts')
       .attachment(hook.context)
-      .tool('Read', { file_path: `${w.repo}/src/billing/charge.ts` }, 'export async function charge(req) {}')
-      .tool(
-        'Edit',
-        {
-          file_path: `${w.repo}/src/billing/charge.ts`,
-          old_string: 'return gateway.charge(req);',
-          new_string:
-            'for (let i = 0; i < MAX_RETRIES; i++) {\n  try { return await gateway.charge(req, { idempotencyKey }); }\n  catch { await sleep(jitter(200 * 2 ** i)); }\n}',
-        },
-        'The file has been updated.',
-      )
-      .assistant('charge() now retries up to MAX_RETRIES times with jittered backoff.')
+      .with(retryWork)
       .write(transcript);
 
     const out = extract(sid, transcript);
@@ -226,18 +232,7 @@ describe('usage evidence from a real session', () => {
       .asSubagent(agentId)
       .startAt(later)
       .user(task)
-      .tool('Read', { file_path: `${w.repo}/src/billing/charge.ts` }, 'export async function charge(req) {}')
-      .tool(
-        'Edit',
-        {
-          file_path: `${w.repo}/src/billing/charge.ts`,
-          old_string: 'return gateway.charge(req);',
-          new_string:
-            'for (let i = 0; i < MAX_RETRIES; i++) {\n  try { return await gateway.charge(req, { idempotencyKey }); }\n  catch { await sleep(jitter(200 * 2 ** i)); }\n}',
-        },
-        'The file has been updated.',
-      )
-      .assistant('charge() now retries up to MAX_RETRIES times with jittered backoff.')
+      .with(retryWork)
       .write(join(subDir, `agent-${agentId}.jsonl`));
 
     const out = extract(sid, transcript);

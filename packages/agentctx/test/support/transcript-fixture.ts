@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 /**
  * Builds Claude Code transcripts in the JSONL shapes the real client writes (see
@@ -254,6 +255,9 @@ export class TranscriptBuilder {
   }
 
   write(path: string): this {
+    // the folder may be missing: claude-cli.test once found its projects folder gone (ENOENT)
+    // after a real claude run in that workspace; a fixture's write must not depend on it
+    mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, this.text());
     return this;
   }

@@ -3,9 +3,11 @@
 // at the repository root. Each section is the script's own printed output, under a note on
 // how it was measured. Figures are medians of repeated, interleaved runs or ratios to
 // `node -e 0` measured in the same run; nothing here is an assertion.
-// Usage: node scripts/bench-all.mjs [--quick] [--install-size]
+// Usage: node scripts/bench-all.mjs [--quick] [--install-size] [--only WORD]
+//   --only WORD: run the sections whose title holds WORD (case-insensitive) and print them,
+//   leaving BENCHMARKS.md as it is.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +17,8 @@ const repoRoot = join(root, '..', '..');
 const quick = process.argv.includes('--quick');
 // the installed size needs the registry and minutes of npm: measured on request, kept otherwise
 const installSize = process.argv.includes('--install-size');
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt > 0 ? String(process.argv[onlyAt + 1] ?? '').toLowerCase() : '';
 // LoCoMo is read by path, never committed: AGENTCTX_LOCOMO, else ../shared/bench beside the repo
 // (or beside the folder that holds it, for a git worktree one level further down).
 const LOCOMO =
@@ -42,6 +46,36 @@ function run(label, args) {
   if (res.status !== 0)
     return `(failed with exit ${res.status} after ${seconds} s)\n${(res.stderr || '').slice(-2000)}`;
   return out;
+}
+
+/**
+ * The scale benchmark at one size, then the figures that need its store kept: a consolidation
+ * rerun that has a CLAUDE.md to check drift against, the MCP server's memory over 10,000 calls
+ * and its cold start (spawn → first result) timed on its own. The store is removed after.
+ */
+function scaleRuns(records, more) {
+  const first = run('scale', ['scripts/bench-scale.mjs', '--records', records, ...more, '--keep']);
+  const dir = /^kept (.+)$/m.exec(first)?.[1];
+  if (!dir) return first;
+  const store = ['--store', dir];
+  const calls = quick ? '100,1000' : '100,1000,10000';
+  const out = [
+    first.replace(/^kept .+\n?/m, '').trimEnd(),
+    '',
+    '#### The same store: consolidation with a CLAUDE.md in the project (scripts/bench-claudemd.mjs)',
+    run('CLAUDE.md', ['scripts/bench-claudemd.mjs', dir]),
+    run('drift rerun', ['scripts/bench-scale.mjs', ...store, '--records', records, '--parts', 'consolidate'])
+      .replace(/^kept .+\n?/m, '')
+      .trimEnd(),
+    '',
+    `#### The same store: MCP server memory over ${calls.split(',').at(-1)} calls (scripts/measure-mcp-growth.mjs)`,
+    run('MCP memory', ['scripts/measure-mcp-growth.mjs', ...store, '--checkpoints', calls]),
+    '',
+    '#### The same store: MCP cold start (scripts/bench-mcp-start.mjs)',
+    run('MCP start', ['scripts/bench-mcp-start.mjs', ...store, '--spawns', quick ? '7' : '21']),
+  ];
+  rmSync(dir, { recursive: true, force: true });
+  return out.join('\n');
 }
 
 const build = spawnSync('npm', ['run', 'build'], { cwd: root, env, encoding: 'utf8' });
@@ -82,25 +116,14 @@ const sections = [
   },
   {
     title: 'Scale: a year of use across a dozen repositories, long sessions, eight sessions at once',
-    how: 'scripts/bench-scale.mjs (issue 20): a store of 12 projects × 8,000 records plus 4,000 global ones (and the same shape at 10,000), realistic text (a developer vocabulary plus each project’s own identifiers, Zipf-skewed), built with direct SQL. In one run: `agentctx consolidate` in one project (first run, keyword only; rerun) with its steps; SessionStart and prompt hooks against `node -e 0`, interleaved; prompt 1–20 vs the last 20 of one long session (its dedup set growing); the MCP server: spawn → first `ctx_search`, `ctx_search` on an open connection, resident memory after 100 and 1,000 calls; then eight sessions at once for 40 s: eight MCP servers searching, prompt and Stop hooks in all eight, one consolidation (`--rebuild`) running, and a probe taking the write lock (BEGIN IMMEDIATE) every 20 ms to time each wait. Ratios are to `node -e 0` measured in the same run; the load average is printed with each part.',
-    runs: quick
-      ? [
-          [
-            'scripts/bench-scale.mjs',
-            '--records',
-            '10000',
-            '--rounds',
-            '7',
-            '--session-prompts',
-            '200',
-            '--spawns',
-            '5',
-          ],
-        ]
-      : [
-          ['scripts/bench-scale.mjs', '--records', '10000'],
-          ['scripts/bench-scale.mjs', '--records', '100000'],
-        ],
+    how: 'scripts/bench-scale.mjs (issue 20): a store of 12 projects × 8,000 records plus 4,000 global ones (and the same shape at 10,000), realistic text (a developer vocabulary plus each project’s own identifiers, Zipf-skewed), built with direct SQL. In one run per size: `agentctx consolidate` in one project (first run, keyword only; rerun) with its steps; SessionStart and prompt hooks against `node -e 0`, interleaved; prompt 1–20 vs the last 20 of one long session (its dedup set growing); the MCP server: spawn → first `ctx_search`, `ctx_search` on an open connection, resident memory after 100 and 1,000 calls; then eight sessions at once for 40 s: eight MCP servers searching, prompt and Stop hooks in all eight, one consolidation (`--rebuild`) running, and a probe taking the write lock (BEGIN IMMEDIATE) every 20 ms to time each wait. Then, on the same store: a consolidation rerun with a CLAUDE.md in the project (the drift step has something to check), the MCP server’s memory after 100, 1,000 and 10,000 calls from /proc (resident, its private part, file pages by mapping) and from V8, and its cold start timed on its own. Ratios are to `node -e 0` measured in the same run; the load average is printed with each part.',
+    produce: () =>
+      (quick
+        ? [['10000', '--rounds', '7', '--session-prompts', '200', '--spawns', '5']]
+        : [['10000'], ['100000']]
+      )
+        .map(([records, ...more]) => scaleRuns(records, more))
+        .join('\n\n'),
   },
   {
     title: 'Retrieval quality: committed dev-memory dataset',
@@ -154,8 +177,13 @@ const parts = [
   '',
 ];
 for (const s of sections) {
-  const out = (s.runs ?? [s.args]).map((args) => run(s.title, args)).join('\n\n');
+  if (only && !s.title.toLowerCase().includes(only)) continue;
+  const out = s.produce ? s.produce() : (s.runs ?? [s.args]).map((args) => run(s.title, args)).join('\n\n');
   parts.push(`## ${s.title}`, '', s.how, '', '```', out, '```', '');
+}
+if (only) {
+  process.stdout.write(`${parts.slice(5).join('\n').trimEnd()}\n`);
+  process.exit(0);
 }
 const SIZE_TITLE = 'Installed size';
 if (installSize) {

@@ -366,10 +366,19 @@ function sessionPart(repo) {
     if (r.out) injected++;
     if (k % 50 === 0) nodeTimes.push(timeSync(['-e', '0'], '', env, repo).ms);
   }
+  // the session's dedup file: a snapshot line, then one appended line of ids per prompt
   const dedup = (() => {
     try {
-      return JSON.parse(readFileSync(join(env.AGENTCTX_TMPDIR, 'agentctx-scale-long.json'), 'utf8')).injected
-        .length;
+      const ids = new Set();
+      for (const line of readFileSync(join(env.AGENTCTX_TMPDIR, 'agentctx-scale-long.json'), 'utf8').split(
+        '\n',
+      )) {
+        if (!line) continue;
+        const o = JSON.parse(line);
+        if (Array.isArray(o.injected)) ids.clear();
+        for (const id of o.injected ?? o.add ?? []) ids.add(id);
+      }
+      return ids.size;
     } catch {
       return 'unknown';
     }

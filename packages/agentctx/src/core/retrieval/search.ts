@@ -51,10 +51,13 @@ export function search(db: Db, opts: SearchOptions): SearchResult {
     const weightOf: TermWeights = (t) => idf(df.get(t.stem) ?? 0, n);
     const counted = all.length > MAX_QUERY_TERMS ? terms : all;
     const narrowed = matchFor(terms, df, budget);
-    let rows = ftsCandidates(db, opts, narrowed);
+    const anyTerm = buildMatchExpression(terms);
+    // what an OR of the terms can match: the candidate step picks its plan by it
+    const postings = terms.reduce((sum, t) => sum + (df.get(t.stem) ?? 0), 0);
+    let rows = ftsCandidates(db, opts, narrowed, narrowed === anyTerm ? postings : undefined);
     // no record holds two of the words: fall back to any of them (slow on such a store, rare)
-    if (rows.length === 0 && narrowed !== buildMatchExpression(terms)) {
-      rows = ftsCandidates(db, opts, buildMatchExpression(terms));
+    if (rows.length === 0 && narrowed !== anyTerm) {
+      rows = ftsCandidates(db, opts, anyTerm, postings);
     }
     const text = String(opts.query ?? '');
     const when = dateHint(text);

@@ -1,0 +1,184 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ftsCandidates, NAMESPACE_FIRST_MIN_POSTINGS } from '../../../../src/core/retrieval/candidates.js';
+import type { SearchOptions } from '../../../../src/core/retrieval/search-types.js';
+import { GLOBAL_PROJECT, type RecordType } from '../../../../src/shared/types.js';
+import type { Db } from '../../../../src/storage/open.js';
+import { testStore } from '../../../support/store.js';
+import { tempDir } from '../../../support/tmp.js';
+
+/**
+ * Two plans answer one candidate query: the usual one joins every match to its record row to
+ * filter it; the namespace-first one lists the rows the filter keeps and scores only the matches
+ * among them. Whichever runs, the candidates must be the same records with the same relevance,
+ * for any store, query and filter (projects, superseded records, types, excluded and only ids,
+ * history, a point in time).
+ */
+
+const WORDS = ['webhook', 'retry', 'queue', 'cache', 'deploy', 'token', 'schema', 'billing'];
+const TYPES: RecordType[] = ['decision', 'convention', 'discovery', 'preference'];
+const OWNERS = ['p', 'q', 'r', GLOBAL_PROJECT];
+
+interface Row {
+  owner: number;
+  type: number;
+  title: number[];
+  body: number[];
+  superseded: boolean;
+  day: number;
+}
+
+const rowArb: fc.Arbitrary<Row> = fc.record({
+  owner: fc.nat(OWNERS.length - 1),
+  type: fc.nat(TYPES.length - 1),
+  title: fc.array(fc.nat(WORDS.length - 1), { minLength: 1, maxLength: 3 }),
+  body: fc.array(fc.nat(WORDS.length - 1), { minLength: 0, maxLength: 8 }),
+  superseded: fc.boolean(),
+  day: fc.integer({ min: 1, max: 28 }),
+});
+
+function fill(db: Db, rows: readonly Row[]): void {
+  const ins = db.prepare(
+    `INSERT INTO records (id, project_id, type, title, body, scope, confidence, valid_from, recorded_at,
+       superseded_at, source)
+     VALUES (?, ?, ?, ?, ?, ?, 'explicit', ?, ?, ?, 'import')`,
+  );
+  db.transaction(() => {
+    rows.forEach((r, i) => {
+      const owner = OWNERS[r.owner]!;
+      const day = `2026-01-${String(r.day).padStart(2, '0')}T00:00:00.000Z`;
+      ins.run(
+        `id${String(i).padStart(4, '0')}`,
+        owner,
+        TYPES[r.type]!,
+        r.title.map((w) => WORDS[w]).join(' '),
+        r.body.map((w) => WORDS[w]).join(' '),
+        owner === GLOBAL_PROJECT ? 'global' : 'project',
+        day,
+        day,
+        r.superseded ? '2026-02-01T00:00:00.000Z' : null,
+      );
+    });
+  })();
+}
+
+const optsArb = fc.record({
+  projectId: fc.constantFrom('p', 'q', 'nobody'),
+  scope: fc.constantFrom<'project' | 'global' | undefined>('project', 'global', undefined),
+  types: fc.option(fc.subarray(TYPES, { minLength: 1 }), { nil: undefined }),
+  history: fc.boolean(),
+  asOf: fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }),
+  exclude: fc.array(fc.nat(79), { maxLength: 10 }),
+  only: fc.option(fc.array(fc.nat(79), { maxLength: 20 }), { nil: undefined }),
+  candidates: fc.integer({ min: 1, max: 100 }),
+  indexFirst: fc.boolean(),
+});
+
+const matchArb = fc
+  .subarray(WORDS, { minLength: 1, maxLength: 4 })
+  .map((ws) => ws.map((w, i) => (i % 2 === 0 ? `"${w.slice(0, 4)}"*` : `"${w}"`)).join(' OR '));
+
+const id = (n: number): string => `id${String(n).padStart(4, '0')}`;
+
+describe('namespace-first candidates', () => {
+  it('returns the records and relevance the usual plan returns, for any store, query and filter', () => {
+    const t = tempDir();
+    const s = testStore(t.path, 'p');
+    try {
+      fc.assert(
+        fc.property(
+          fc.array(rowArb, { minLength: 1, maxLength: 80 }),
+          optsArb,
+          matchArb,
+          (rows, o, match) => {
+            s.db.transaction(() => s.db.exec('DELETE FROM records'))();
+            fill(s.db, rows);
+            const opts: SearchOptions = {
+              projectId: o.projectId,
+              query: '',
+              scope: o.scope,
+              types: o.types,
+              history: o.history,
+              excludeIds: o.exclude.map(id),
+              onlyIds: o.only?.map(id),
+              candidates: o.candidates,
+              now: s.clock(),
+              ...(o.asOf
+                ? { time: { asOf: `2026-01-${String(Math.min(o.asOf, 28)).padStart(2, '0')}T12:00:00.000Z` } }
+                : {}),
+            };
+            // the exact pool of the usual plan, then the namespace plan asked with any match count
+            const usual = ftsCandidates(s.db, { ...opts, indexFirst: false }, match);
+            const listed = ftsCandidates(
+              s.db,
+              { ...opts, indexFirst: o.indexFirst },
+              match,
+              Number.POSITIVE_INFINITY,
+            );
+            expect(listed.map((r) => r.rel)).toEqual(usual.map((r) => r.rel));
+            // ties may come in either order, and at the cut either tied record may be kept
+            const cut = usual.length === o.candidates ? usual.at(-1)!.rel : Number.NEGATIVE_INFINITY;
+            const above = (xs: typeof usual) =>
+              xs
+                .filter((r) => r.rel > cut)
+                .map((r) => `${r.id}:${r.rel}`)
+                .sort();
+            expect(above(listed)).toEqual(above(usual));
+            for (const r of listed) expect(r.title).toBe(usual.find((u) => u.id === r.id)?.title ?? r.title);
+          },
+        ),
+        { seed: 20261203, numRuns: 150 },
+      );
+    } finally {
+      s.db.close();
+      t.cleanup();
+    }
+  });
+
+  it('lists the namespace only when the matches can outnumber the rows the filter keeps', () => {
+    const t = tempDir();
+    const s = testStore(t.path, 'p');
+    try {
+      // 600 records of project p and 5,400 of other projects
+      fill(
+        s.db,
+        Array.from({ length: 6000 }, (_, i) => ({
+          owner: i % 10 === 0 ? 0 : 1 + (i % 2),
+          type: 0,
+          title: [0],
+          body: [1],
+          superseded: false,
+          day: 1,
+        })),
+      );
+      const plans: boolean[] = [];
+      const prepare = s.db.prepare.bind(s.db);
+      s.db.prepare = ((sql: string) => {
+        if (sql.includes('records_fts MATCH')) plans.push(sql.includes('AS MATERIALIZED (SELECT r.rowid'));
+        return prepare(sql);
+      }) as typeof s.db.prepare;
+      const opts: SearchOptions = { projectId: 'p', query: '', now: s.clock() };
+      const ask = (postings: number | undefined, indexFirst = false) => {
+        plans.length = 0;
+        const rows = ftsCandidates(s.db, { ...opts, indexFirst }, '"webhook"', postings);
+        expect(rows.length).toBeGreaterThan(0);
+        for (const r of rows) expect(r.project_id).toBe('p');
+        return plans[0];
+      };
+      expect(ask(undefined)).toBe(false);
+      expect(ask(NAMESPACE_FIRST_MIN_POSTINGS - 1)).toBe(false);
+      expect(ask(6000)).toBe(true); // 6,000 matches against 600 kept rows
+      expect(ask(6000, true)).toBe(true);
+      expect(ask(NAMESPACE_FIRST_MIN_POSTINGS)).toBe(true);
+      // a one-project store: the filter keeps every record, so listing them cannot pay
+      s.db.exec("UPDATE records SET project_id = 'p'");
+      expect(ask(6000)).toBe(false);
+      expect(ask(6001)).toBe(true);
+      expect(ask(6001, true)).toBe(false); // index-first wants twice as many matches
+      s.db.prepare = prepare;
+    } finally {
+      s.db.close();
+      t.cleanup();
+    }
+  });
+});

@@ -4,8 +4,8 @@
 // how it was measured. Figures are medians of repeated, interleaved runs or ratios to
 // `node -e 0` measured in the same run; nothing here is an assertion.
 // Usage: node scripts/bench-all.mjs [--quick] [--install-size] [--only WORD]
-//   --only WORD: run the sections whose title holds WORD (case-insensitive) and print them,
-//   leaving BENCHMARKS.md as it is.
+//   --only WORD: run only the sections whose title holds WORD (case-insensitive); the others
+//   stay as the previous BENCHMARKS.md had them. So do `## ` sections written by hand.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -164,7 +164,7 @@ const sections = [
   },
   {
     title: 'Token tax of a typical session',
-    how: 'One project of the dev-memory dataset seeded into a store, `agentctx consolidate` run, then one session through the built hooks: SessionStart and each of the project’s queries as a prompt. Tokens are agentctx’s own conservative estimates, as recorded in `sessions.tokens_injected`.',
+    how: 'One project of the dev-memory dataset seeded into a store, `agentctx consolidate` run, then one session through the built hooks: SessionStart and each of the project’s queries as a prompt. Tokens are agentctx’s own conservative estimates, as recorded in `sessions.tokens_injected`. The value side: the script writes that session’s transcript in Claude Code’s format, where a simulated assistant answers each prompt from the records relevant to it (the dataset’s gold) that it has been shown and ignores the others; `agentctx extract` judges it with the “used” rule (core/usage) and `agentctx status` reports the share of the injected tokens that went to used records. The last line compares the rule’s verdicts with what the simulation did.',
     args: ['scripts/bench-token-tax.mjs'],
   },
 ];
@@ -176,36 +176,39 @@ const parts = [
   'Absolute times drift on shared machines; compare ratios and medians from the same run.',
   '',
 ];
+const SIZE_TITLE = 'Installed size';
+const SIZE_HOW =
+  '`npm pack` of the package, then `npm install -g` of the tarball into an empty prefix (`scripts/measure-install.mjs`; `du` of the prefix), and what `agentctx init --semantic` installs into the agentctx home. better-sqlite3 compiled from source here (no prebuilt binary reachable), which leaves its build files beside the addon.';
+sections.push({
+  title: SIZE_TITLE,
+  how: SIZE_HOW,
+  args: ['scripts/measure-install.mjs'],
+  // the registry and minutes of npm: measured on request, else kept from the last run
+  skip: !installSize,
+});
+
+/** The previous file's `## ` sections by title, in their order. */
+function previousSections() {
+  const path = join(repoRoot, 'BENCHMARKS.md');
+  const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const out = new Map();
+  for (const m of text.matchAll(/^## (.+)\n[\s\S]*?(?=^## |(?![\s\S]))/gm)) out.set(m[1], m[0].trimEnd());
+  return out;
+}
+
+// Sections this run does not measure (`--only`, the installed size, notes written by hand
+// under their own `## ` title) are kept as the previous file had them.
+const prev = previousSections();
 for (const s of sections) {
-  if (only && !s.title.toLowerCase().includes(only)) continue;
+  const wanted = !s.skip && (!only || s.title.toLowerCase().includes(only));
+  if (!wanted) {
+    if (prev.has(s.title)) parts.push(prev.get(s.title), '');
+    continue;
+  }
   const out = s.produce ? s.produce() : (s.runs ?? [s.args]).map((args) => run(s.title, args)).join('\n\n');
   parts.push(`## ${s.title}`, '', s.how, '', '```', out, '```', '');
 }
-if (only) {
-  process.stdout.write(`${parts.slice(5).join('\n').trimEnd()}\n`);
-  process.exit(0);
-}
-const SIZE_TITLE = 'Installed size';
-if (installSize) {
-  const how =
-    '`npm pack` of the package, then `npm install -g` of the tarball into an empty prefix (`scripts/measure-install.mjs`; `du` of the prefix), and what `agentctx init --semantic` installs into the agentctx home. better-sqlite3 compiled from source here (no prebuilt binary reachable), which leaves its build files beside the addon.';
-  parts.push(
-    `## ${SIZE_TITLE}`,
-    '',
-    how,
-    '',
-    '```',
-    run(SIZE_TITLE, ['scripts/measure-install.mjs']),
-    '```',
-    '',
-  );
-} else {
-  // the section of the last run that measured it, as it was
-  const prev = existsSync(join(repoRoot, 'BENCHMARKS.md'))
-    ? readFileSync(join(repoRoot, 'BENCHMARKS.md'), 'utf8')
-    : '';
-  const kept = new RegExp(`^## ${SIZE_TITLE}\\n[\\s\\S]*?(?=^## |(?![\\s\\S]))`, 'm').exec(prev)?.[0];
-  if (kept) parts.push(kept.trimEnd(), '');
-}
+const generated = new Set(sections.map((s) => s.title));
+for (const [title, text] of prev) if (!generated.has(title)) parts.push(text, '');
 writeFileSync(join(repoRoot, 'BENCHMARKS.md'), `${parts.join('\n').trimEnd()}\n`);
 process.stderr.write('bench: wrote BENCHMARKS.md\n');

@@ -43,9 +43,9 @@ function filterSql(opts: SearchOptions, alias: string): { sql: string; args: unk
 
 /**
  * FTS5 candidates for a MATCH expression. `postings`, when the caller knows it, is how many
- * index rows the expression can match (the document frequencies of OR-ed terms, summed): past
- * NAMESPACE_FIRST_MIN_POSTINGS, and when the records the filter keeps are fewer than that, the
- * namespace's rows are listed first and only they are scored (`namespaceFirst`).
+ * postings the expression walks (the document frequencies of its terms, summed): past
+ * NAMESPACE_FIRST_MIN_POSTINGS and a share of the rows the filter keeps, those rows are listed
+ * first and only the matches among them are scored (`namespaceFirst`).
  */
 export function ftsCandidates(
   db: Db,
@@ -57,7 +57,7 @@ export function ftsCandidates(
   const f = filterSql(opts, 'r');
   const w = `${Number(TUNING.titleWeight)}, ${Number(TUNING.bodyWeight)}`;
   const want = Math.max(1, Math.trunc(opts.candidates ?? TUNING.candidates));
-  if (namespaceFirst(db, f, postings, opts.indexFirst ? INDEX_FIRST_SHARE : 1)) {
+  if (namespaceFirst(db, f, postings, opts.indexFirst ? INDEX_FIRST_SHARE : EXACT_SHARE)) {
     // The filter's rows (other projects and superseded records out) from the covering index,
     // then BM25 over the matches among them only. The usual plan below looks up every match's
     // record row to filter it: on a store of many projects most matches are other projects',
@@ -113,22 +113,26 @@ export function ftsCandidates(
 }
 
 /**
- * Below this many postings the usual plan is cheaper whatever the namespace: listing a 12,000-
- * record namespace costs ~5 ms at 100,000 records, about what looking up 8,000 matches' rows
- * does (scripts measured both plans on the scale benchmark's store).
+ * Below this many postings the usual plan is kept whatever the namespace: it costs a few
+ * milliseconds at most there, and the count that decides would be a tenth of it.
  */
 export const NAMESPACE_FIRST_MIN_POSTINGS = 4000;
 
 /**
- * An `indexFirst` search looks up only its winners' rows, not every match's: listing the
- * namespace pays there only when the matches outnumber the namespace's rows twice over.
+ * Listing the namespace pays once the postings pass this share of its rows. The exact pool
+ * looks up every match's row: at 100,000 records (10,000 kept rows) the plans cross near
+ * 6,000 postings. An `indexFirst` search looks up only its winners' rows: there it pays only
+ * when the matches outnumber the namespace's rows twice over. Both plans return the same
+ * candidates, so these shares move time only (measured on the scale benchmark's stores, 200
+ * queries of its ctx_search mix per store).
  */
+const EXACT_SHARE = 0.6;
 const INDEX_FIRST_SHARE = 2;
 
 /**
- * Whether to list the namespace first: only when the expression can match more rows than
+ * Whether to list the namespace first: only when the expression walks more postings than
  * `share` times the rows the filter keeps (counted on the covering index, ~0.5 ms for 12,000
- * rows, and only asked when the postings are many).
+ * rows at 100,000 records, and only asked when the postings are many).
  */
 function namespaceFirst(
   db: Db,

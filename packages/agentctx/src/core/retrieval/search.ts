@@ -52,9 +52,12 @@ export function search(db: Db, opts: SearchOptions): SearchResult {
     const counted = all.length > MAX_QUERY_TERMS ? terms : all;
     const narrowed = matchFor(terms, df, budget);
     const anyTerm = buildMatchExpression(terms);
-    // what an OR of the terms can match: the candidate step picks its plan by it
+    // the postings the expression walks: the candidate step picks its plan by them. An
+    // index-first search narrowed to pairs of rare words scores few rows and looks up only its
+    // winners, so listing the namespace would only add to it (measured, candidates.ts).
     const postings = terms.reduce((sum, t) => sum + (df.get(t.stem) ?? 0), 0);
-    let rows = ftsCandidates(db, opts, narrowed, narrowed === anyTerm ? postings : undefined);
+    const planBy = narrowed === anyTerm || !opts.indexFirst ? postings : undefined;
+    let rows = ftsCandidates(db, opts, narrowed, planBy);
     // no record holds two of the words: fall back to any of them (slow on such a store, rare)
     if (rows.length === 0 && narrowed !== anyTerm) {
       rows = ftsCandidates(db, opts, anyTerm, postings);

@@ -74,9 +74,14 @@ const optsArb = fc.record({
   indexFirst: fc.boolean(),
 });
 
+/** An OR of words and prefixes, or (as a narrowed query has) an OR of pairs that must both match. */
 const matchArb = fc
-  .subarray(WORDS, { minLength: 1, maxLength: 4 })
-  .map((ws) => ws.map((w, i) => (i % 2 === 0 ? `"${w.slice(0, 4)}"*` : `"${w}"`)).join(' OR '));
+  .tuple(fc.subarray(WORDS, { minLength: 1, maxLength: 4 }), fc.boolean())
+  .map(([ws, pairs]) => {
+    const phrases = ws.map((w, i) => (i % 2 === 0 ? `"${w.slice(0, 4)}"*` : `"${w}"`));
+    if (!pairs || phrases.length < 2) return phrases.join(' OR ');
+    return phrases.flatMap((a, i) => phrases.slice(i + 1).map((b) => `(${a} AND ${b})`)).join(' OR ');
+  });
 
 const id = (n: number): string => `id${String(n).padStart(4, '0')}`;
 
@@ -135,14 +140,14 @@ describe('namespace-first candidates', () => {
     }
   });
 
-  it('lists the namespace only when the matches can outnumber the rows the filter keeps', () => {
+  it('lists the namespace only when the postings pass a share of the rows the filter keeps', () => {
     const t = tempDir();
     const s = testStore(t.path, 'p');
     try {
-      // 600 records of project p and 5,400 of other projects
+      // 1,000 records of project p and 9,000 of other projects
       fill(
         s.db,
-        Array.from({ length: 6000 }, (_, i) => ({
+        Array.from({ length: 10_000 }, (_, i) => ({
           owner: i % 10 === 0 ? 0 : 1 + (i % 2),
           type: 0,
           title: [0],
@@ -158,23 +163,24 @@ describe('namespace-first candidates', () => {
         return prepare(sql);
       }) as typeof s.db.prepare;
       const opts: SearchOptions = { projectId: 'p', query: '', now: s.clock() };
-      const ask = (postings: number | undefined, indexFirst = false) => {
+      const listed = (postings: number | undefined, indexFirst = false) => {
         plans.length = 0;
         const rows = ftsCandidates(s.db, { ...opts, indexFirst }, '"webhook"', postings);
         expect(rows.length).toBeGreaterThan(0);
         for (const r of rows) expect(r.project_id).toBe('p');
         return plans[0];
       };
-      expect(ask(undefined)).toBe(false);
-      expect(ask(NAMESPACE_FIRST_MIN_POSTINGS - 1)).toBe(false);
-      expect(ask(6000)).toBe(true); // 6,000 matches against 600 kept rows
-      expect(ask(6000, true)).toBe(true);
-      expect(ask(NAMESPACE_FIRST_MIN_POSTINGS)).toBe(true);
-      // a one-project store: the filter keeps every record, so listing them cannot pay
-      s.db.exec("UPDATE records SET project_id = 'p'");
-      expect(ask(6000)).toBe(false);
-      expect(ask(6001)).toBe(true);
-      expect(ask(6001, true)).toBe(false); // index-first wants twice as many matches
+      expect(listed(undefined)).toBe(false);
+      expect(listed(NAMESPACE_FIRST_MIN_POSTINGS - 1)).toBe(false);
+      expect(listed(NAMESPACE_FIRST_MIN_POSTINGS)).toBe(true); // against 1,000 kept rows
+      expect(listed(2000, true)).toBe(false);
+      expect(listed(NAMESPACE_FIRST_MIN_POSTINGS, true)).toBe(true);
+      // one project: the filter keeps all 10,000 records, so listing them pays later
+      s.db.transaction(() => s.db.exec("UPDATE records SET project_id = 'p'"))();
+      expect(listed(6000)).toBe(false);
+      expect(listed(6001)).toBe(true);
+      expect(listed(20_000, true)).toBe(false);
+      expect(listed(20_001, true)).toBe(true);
       s.db.prepare = prepare;
     } finally {
       s.db.close();

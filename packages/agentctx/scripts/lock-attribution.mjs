@@ -31,8 +31,12 @@ export const readJsonl = (file) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l));
 
-/** The interval a hold kept the write lock: from the lock taken (or the call, when unknown) to the end. */
-const span = (h) => [h.got ?? h.t, h.end];
+/**
+ * The interval a hold kept the write lock: from the lock taken (or the call, when unknown) to the
+ * end, or to the start of its COMMIT when an automatic checkpoint ran there (after the lock was
+ * let go: other connections are seen taking the lock during such COMMITs).
+ */
+const span = (h) => [h.got ?? h.t, h.ckpt && h.body !== undefined ? h.got + h.body : h.end];
 /** A short name for a hold's holder: its process and its nearest named callers. */
 export const holder = (h) => {
   const at = (h.at ?? '').split(' < ').filter((n) => !/^(writeInSlices|note|where|timed)$/.test(n));
@@ -89,6 +93,7 @@ export function attributeWait(w, holds) {
           by: holder(longest.h),
           body: longest.h.body,
           commit: longest.h.commit,
+          ckpt: longest.h.ckpt,
           cpu: longest.h.cpu,
           rq: longest.h.rq,
         }
@@ -111,12 +116,24 @@ export function attribution(waits, holds, over = LONG) {
   const long = waits.filter((w) => w.ms > over).map((w) => attributeWait(w, holds));
   const count = (k) => long.filter((x) => x.kind === k).length;
   const longHolds = holds.filter((h) => span(h)[1] - span(h)[0] >= over);
+  // clocks check: no one else can take the lock inside a hold's function
+  const taken = [
+    ...waits.map((w) => ({ at: w.t + w.ms, pid: 0 })),
+    ...holds.filter((h) => h.got !== undefined).map((h) => ({ at: h.got, pid: h.pid })),
+  ];
+  const clash = holds.filter(
+    (h) =>
+      h.got !== undefined &&
+      h.body !== undefined &&
+      taken.some((x) => x.pid !== h.pid && x.at > h.got + 0.3 && x.at < h.got + h.body - 0.3),
+  ).length;
+  const ckpts = holds.filter((h) => h.ckpt);
   const lines = [
-    `waits > ${over} ms: ${long.length} of ${waits.length}; a hold ≥ ${LONG} ms inside whose holder sat in the run queue ≥ half of it: ${count('holder preempted')}, a hold ≥ ${LONG} ms of work: ${count('long hold')}, the waiter itself in the run queue ≥ half the wait: ${count('waiter starved')}, back-to-back short holds: ${count('back to back')}, no hold logged: ${count('none')}; holds ≥ ${over} ms in the whole run: ${longHolds.length}${longHolds.length ? ` (${[...new Set(longHolds.map(holder))].slice(0, 4).join('; ')})` : ''}`,
+    `waits > ${over} ms: ${long.length} of ${waits.length}; a hold ≥ ${LONG} ms inside whose holder sat in the run queue ≥ half of it: ${count('holder preempted')}, a hold ≥ ${LONG} ms of work: ${count('long hold')}, the waiter itself in the run queue ≥ half the wait: ${count('waiter starved')}, back-to-back short holds: ${count('back to back')}, no hold logged: ${count('none')}; holds ≥ ${over} ms in the whole run: ${longHolds.length}${longHolds.length ? ` (${[...new Set(longHolds.map(holder))].slice(0, 4).join('; ')})` : ''}; COMMITs running a checkpoint: ${ckpts.length} (median ${f1(ckpts.map((h) => h.commit).sort((x, y) => x - y)[ckpts.length >> 1])} ms); locks taken by another inside a hold (clock check, should be 0): ${clash}`,
   ];
   for (const x of long)
     lines.push(
-      `  ${f1(x.ms)} ms [${x.kind}]: ${x.holds} holds, longest ${f1(x.longest?.ms)} ms by ${x.longest?.by ?? '-'} (its function ${f1(x.longest?.body)} ms, commit ${f1(x.longest?.commit)} ms, cpu ${f1(x.longest?.cpu)} ms, run-queue ${f1(x.longest?.rq)} ms); lock held ${(x.coverage * 100).toFixed(0)}% of the wait, ${x.gaps} free gaps, widest ${f1(x.maxGap)} ms, free ${f1(x.tail)} ms at the end; run-queue delay ${f1(x.runDelay)} ms, timer drift before ${f1(x.drift)} ms; busy-handler total nearest ${x.busyTotal} ms; holders: ${x.holders.slice(0, 3).join('; ')}`,
+      `  ${f1(x.ms)} ms [${x.kind}]: ${x.holds} holds, longest ${f1(x.longest?.ms)} ms by ${x.longest?.by ?? '-'} (its function ${f1(x.longest?.body)} ms, commit ${f1(x.longest?.commit)} ms${x.longest?.ckpt ? ` with a checkpoint of ${x.longest.ckpt} frames` : ''}, cpu ${f1(x.longest?.cpu)} ms, run-queue ${f1(x.longest?.rq)} ms); lock held ${(x.coverage * 100).toFixed(0)}% of the wait, ${x.gaps} free gaps, widest ${f1(x.maxGap)} ms, free ${f1(x.tail)} ms at the end; run-queue delay ${f1(x.runDelay)} ms, timer drift before ${f1(x.drift)} ms; busy-handler total nearest ${x.busyTotal} ms; holders: ${x.holders.slice(0, 3).join('; ')}`,
     );
   return lines;
 }

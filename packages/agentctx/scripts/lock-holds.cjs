@@ -6,7 +6,9 @@
 // implicit transaction of its own), and appends one JSON line per hold:
 //   kind (tx:immediate, tx:deferred…, autocommit), ms (from the call of BEGIN to the end of
 //   COMMIT), wait (BEGIN's own time: waiting for the lock), body (from the lock taken to COMMIT),
-//   commit (COMMIT's time: an automatic WAL checkpoint runs there); t, got, end: wall-clock ms
+//   commit (COMMIT's time), ckpt (frames an automatic WAL checkpoint copied during COMMIT: it
+//   runs after the lock is let go, so such a COMMIT holds the lock for part of its time only;
+//   read from the -shm file's nBackfill); t, got, end: wall-clock ms
 //   (sub-ms, comparable across processes) of the call, of the lock taken (for a deferred
 //   transaction, which takes it at its first write, the BEGIN) and of the end; cpu and rq: the
 //   holder thread's CPU time (coarse: the kernel updates it at ticks) and run-queue delay
@@ -15,7 +17,7 @@
 //   stack (which consolidation step it belongs to).
 // Lines are buffered and written when the process exits (or is ended by a signal), so that logging
 // does not widen the gaps between two holds. Measurement only; never loaded by agentctx.
-const { appendFileSync, readFileSync } = require('node:fs');
+const { appendFileSync, openSync, readFileSync, readSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 
 const log = process.env.AGENTCTX_LOCK_LOG;
@@ -52,6 +54,21 @@ const where = () =>
     .filter((n) => n && !/^(Function|Database|Statement|wrapped|timed|addon|sqliteTransaction)/.test(n))
     .slice(0, 6)
     .join(' < ');
+
+/** The WAL index's nBackfill (frames a checkpoint has copied back; offset 96 of the -shm file). */
+const shm = new Map();
+const backfilled = (db) => {
+  try {
+    const name = db?.name;
+    if (!name) return undefined;
+    if (!shm.has(name)) shm.set(name, openSync(`${name}-shm`, 'r'));
+    const b = Buffer.alloc(4);
+    readSync(shm.get(name), b, 0, 4, 96);
+    return b.readUInt32LE(0);
+  } catch {
+    return undefined;
+  }
+};
 
 let lines = [];
 const flush = () => {
@@ -99,6 +116,7 @@ if (log)
     }
     const tx = open.get(keyOf(this));
     if (END.test(sql) && tx) {
+      const n0 = backfilled(this.database);
       const c0 = wall();
       try {
         return run.apply(this, args);
@@ -106,6 +124,7 @@ if (log)
         open.delete(keyOf(this));
         const end = wall();
         const s1 = sched();
+        const n1 = backfilled(this.database);
         const changed = tx.mode === 'immediate' || tx.mode === 'exclusive' || tx.wrote;
         if (changed)
           note({
@@ -119,6 +138,8 @@ if (log)
             end: r3(end),
             cpu: r2(s1[0] - tx.s0[0]),
             rq: r2(s1[1] - tx.s0[1]),
+            // an automatic checkpoint ran in COMMIT, after the lock was let go
+            ckpt: n0 !== undefined && n1 !== undefined && n1 > n0 ? n1 - n0 : undefined,
           });
       }
     }

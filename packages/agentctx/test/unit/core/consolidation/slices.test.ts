@@ -1,6 +1,6 @@
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
 import { SLICE_PAUSE_MS, writeInSlices } from '../../../../src/core/consolidation/slices.js';
 import { openDb } from '../../../../src/storage/open.js';
 import { tempDir } from '../../../support/tmp.js';

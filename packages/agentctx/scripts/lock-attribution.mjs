@@ -32,11 +32,36 @@ export const readJsonl = (file) =>
     .map((l) => JSON.parse(l));
 
 /**
- * The interval a hold kept the write lock: from the lock taken (or the call, when unknown) to the
- * end, or to the start of its COMMIT when an automatic checkpoint ran there (after the lock was
- * let go: other connections are seen taking the lock during such COMMITs).
+ * The interval each hold kept the write lock: from the lock taken (or the call, when unknown) to
+ * the end of its COMMIT, or to the first time another connection took the lock during that
+ * COMMIT. A long COMMIT is mostly an automatic WAL checkpoint, which runs after the lock is let
+ * go: other connections are seen taking the lock during nearly every COMMIT of 20 ms or more.
  */
-const span = (h) => [h.got ?? h.t, h.ckpt && h.body !== undefined ? h.got + h.body : h.end];
+function withSpans(waits, holds) {
+  const taken = [
+    ...waits.map((w) => ({ at: w.t + w.ms, pid: 0 })),
+    ...holds.filter((h) => h.got !== undefined).map((h) => ({ at: h.got, pid: h.pid })),
+  ].sort((x, y) => x.at - y.at);
+  const firstAfter = (t, pid) => {
+    let lo = 0;
+    let hi = taken.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (taken[mid].at <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < taken.length; k++) if (taken[k].pid !== pid) return taken[k].at;
+    return Number.POSITIVE_INFINITY;
+  };
+  for (const h of holds) {
+    const from = h.got ?? h.t;
+    const c0 = h.body !== undefined && h.got !== undefined ? h.got + h.body : h.end;
+    h.span = [from, Math.min(h.end, Math.max(c0, firstAfter(c0, h.pid)))];
+    h.early = h.span[1] < h.end; // let go before its COMMIT returned
+  }
+  return holds;
+}
+const span = (h) => h.span ?? [h.got ?? h.t, h.end];
 /** A short name for a hold's holder: its process and its nearest named callers. */
 export const holder = (h) => {
   const at = (h.at ?? '').split(' < ').filter((n) => !/^(writeInSlices|note|where|timed)$/.test(n));
@@ -112,7 +137,8 @@ export function attributeWait(w, holds) {
 const f1 = (x) => (x ?? Number.NaN).toFixed(1);
 
 /** The attribution line (and one line per long wait) for the probe's waits over `over` ms. */
-export function attribution(waits, holds, over = LONG) {
+export function attribution(waits, allHolds, over = LONG) {
+  const holds = withSpans(waits, allHolds);
   const long = waits.filter((w) => w.ms > over).map((w) => attributeWait(w, holds));
   const count = (k) => long.filter((x) => x.kind === k).length;
   const longHolds = holds.filter((h) => span(h)[1] - span(h)[0] >= over);
@@ -128,8 +154,9 @@ export function attribution(waits, holds, over = LONG) {
       taken.some((x) => x.pid !== h.pid && x.at > h.got + 0.3 && x.at < h.got + h.body - 0.3),
   ).length;
   const ckpts = holds.filter((h) => h.ckpt);
+  const early = holds.filter((h) => h.early);
   const lines = [
-    `waits > ${over} ms: ${long.length} of ${waits.length}; a hold ≥ ${LONG} ms inside whose holder sat in the run queue ≥ half of it: ${count('holder preempted')}, a hold ≥ ${LONG} ms of work: ${count('long hold')}, the waiter itself in the run queue ≥ half the wait: ${count('waiter starved')}, back-to-back short holds: ${count('back to back')}, no hold logged: ${count('none')}; holds ≥ ${over} ms in the whole run: ${longHolds.length}${longHolds.length ? ` (${[...new Set(longHolds.map(holder))].slice(0, 4).join('; ')})` : ''}; COMMITs running a checkpoint: ${ckpts.length} (median ${f1(ckpts.map((h) => h.commit).sort((x, y) => x - y)[ckpts.length >> 1])} ms); locks taken by another inside a hold (clock check, should be 0): ${clash}`,
+    `waits > ${over} ms: ${long.length} of ${waits.length}; a hold ≥ ${LONG} ms inside whose holder sat in the run queue ≥ half of it: ${count('holder preempted')}, a hold ≥ ${LONG} ms of work: ${count('long hold')}, the waiter itself in the run queue ≥ half the wait: ${count('waiter starved')}, back-to-back short holds: ${count('back to back')}, no hold logged: ${count('none')}; holds ≥ ${over} ms in the whole run: ${longHolds.length}${longHolds.length ? ` (${[...new Set(longHolds.map(holder))].slice(0, 4).join('; ')})` : ''}; COMMITs running a checkpoint: ${ckpts.length} (median ${f1(ckpts.map((h) => h.commit).sort((x, y) => x - y)[ckpts.length >> 1])} ms); COMMITs during which another took the lock: ${early.length}; locks taken by another inside a hold (clock check, should be 0): ${clash}`,
   ];
   for (const x of long)
     lines.push(

@@ -7,7 +7,8 @@
 //   - "waiter starved" when the probe's own thread sat in the run queue for half the wait;
 //   - "back to back" otherwise: only short holds, the lock free between them for gaps shorter
 //     than SQLite's busy-handler sleeps (1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100 ms…), so
-//     the sleeping waiter keeps waking inside the next hold.
+//     the sleeping waiter keeps waking inside the next hold; "overslept" when one short hold
+//     was all, the waiter still asleep in its handler long after the lock was let go.
 // Standalone: node scripts/lock-attribution.mjs HOLDS.jsonl [WAITS.jsonl] [--over 50]
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -103,9 +104,11 @@ export function attributeWait(w, holds) {
         : 'long hold'
       : (w.runDelay ?? 0) >= w.ms / 2
         ? 'waiter starved'
-        : over.length
+        : over.length > 1
           ? 'back to back'
-          : 'none';
+          : over.length
+            ? 'overslept'
+            : 'none';
   const totals = busyTotals(w.ms + 200);
   const nearest = totals.reduce((n, x) => (Math.abs(x - w.ms) < Math.abs(n - w.ms) ? x : n), totals[0]);
   return {
@@ -156,7 +159,7 @@ export function attribution(waits, allHolds, over = LONG) {
   const ckpts = holds.filter((h) => h.ckpt);
   const early = holds.filter((h) => h.early);
   const lines = [
-    `waits > ${over} ms: ${long.length} of ${waits.length}; a hold ≥ ${LONG} ms inside whose holder sat in the run queue ≥ half of it: ${count('holder preempted')}, a hold ≥ ${LONG} ms of work: ${count('long hold')}, the waiter itself in the run queue ≥ half the wait: ${count('waiter starved')}, back-to-back short holds: ${count('back to back')}, no hold logged: ${count('none')}; holds ≥ ${over} ms in the whole run: ${longHolds.length}${longHolds.length ? ` (${[...new Set(longHolds.map(holder))].slice(0, 4).join('; ')})` : ''}; COMMITs running a checkpoint: ${ckpts.length} (median ${f1(ckpts.map((h) => h.commit).sort((x, y) => x - y)[ckpts.length >> 1])} ms); COMMITs during which another took the lock: ${early.length}; locks taken by another inside a hold (clock check, should be 0): ${clash}`,
+    `waits > ${over} ms: ${long.length} of ${waits.length}; a hold ≥ ${LONG} ms inside whose holder sat in the run queue ≥ half of it: ${count('holder preempted')}, a hold ≥ ${LONG} ms of work: ${count('long hold')}, the waiter itself in the run queue ≥ half the wait: ${count('waiter starved')}, back-to-back short holds: ${count('back to back')}, one short hold, overslept: ${count('overslept')}, no hold logged: ${count('none')}; holds ≥ ${over} ms in the whole run: ${longHolds.length}${longHolds.length ? ` (${[...new Set(longHolds.map(holder))].slice(0, 4).join('; ')})` : ''}; COMMITs running a checkpoint: ${ckpts.length} (median ${f1(ckpts.map((h) => h.commit).sort((x, y) => x - y)[ckpts.length >> 1])} ms); COMMITs during which another took the lock: ${early.length}; locks taken by another inside a hold (clock check, should be 0): ${clash}`,
   ];
   for (const x of long)
     lines.push(

@@ -441,7 +441,7 @@ async function eightPart() {
   if (HOLD_LOG) rmSync(HOLD_LOG, { force: true });
   const servers = await Promise.all(repos.slice(0, SESSIONS).map((r) => connect(r, holds, runEnv)));
   const probe = new Database(dbPath, { timeout: 60_000 });
-  // each wait: when it began (wall clock, comparable with the hold log), how long, the probe
+  // each wait: when it began (monotonic clock, comparable with the hold log), how long, the probe
   // thread's run-queue delay meanwhile (runnable, not scheduled), and how late its timer fired
   const waits = [];
   const runQueueMs = () => {
@@ -456,7 +456,7 @@ async function eightPart() {
     let drift = 0;
     while (!stop) {
       const q0 = runQueueMs();
-      const t = performance.timeOrigin + performance.now();
+      const t = Number(process.hrtime.bigint()) / 1e6;
       const t0 = performance.now();
       probe.prepare('BEGIN IMMEDIATE').run();
       const ms = performance.now() - t0;

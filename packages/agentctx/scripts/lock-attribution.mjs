@@ -1,5 +1,5 @@
 // What each long write-lock wait of the scale benchmark's probe overlapped (issue 20): the holds
-// logged by scripts/lock-holds.cjs (every process of the run, wall-clock times) against the
+// logged by scripts/lock-holds.cjs (every process of the run, monotonic-clock times) against the
 // probe's waits (bench-scale.mjs --hold-log FILE writes them to FILE.waits.jsonl). A wait is
 //   - "holder preempted" when a single hold inside it lasted ≥ LONG ms and its holder sat
 //     runnable but unscheduled (run-queue delay, from /proc/thread-self/schedstat) for at least
@@ -152,7 +152,7 @@ export function attribution(waits, allHolds, over = LONG) {
   ];
   const clash = holds.filter(
     (h) =>
-      h.got !== undefined &&
+      /^tx:(immediate|exclusive)/.test(h.kind) &&
       h.body !== undefined &&
       taken.some((x) => x.pid !== h.pid && x.at > h.got + 0.3 && x.at < h.got + h.body - 0.3),
   ).length;

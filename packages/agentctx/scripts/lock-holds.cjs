@@ -8,7 +8,7 @@
 //   COMMIT), wait (BEGIN's own time: waiting for the lock), body (from the lock taken to COMMIT),
 //   commit (COMMIT's time), ckpt (frames an automatic WAL checkpoint copied during COMMIT: it
 //   runs after the lock is let go, so such a COMMIT holds the lock for part of its time only;
-//   read from the -shm file's nBackfill); t, got, end: wall-clock ms
+//   read from the -shm file's nBackfill); t, got, end: monotonic-clock ms
 //   (sub-ms, comparable across processes) of the call, of the lock taken (for a deferred
 //   transaction, which takes it at its first write, the BEGIN) and of the end; cpu and rq: the
 //   holder thread's CPU time (coarse: the kernel updates it at ticks) and run-queue delay
@@ -34,7 +34,9 @@ const proc = process.argv
   .slice(2, 4)
   .filter((a) => !a.startsWith('-'))
   .join(' ');
-const wall = () => performance.timeOrigin + performance.now();
+// CLOCK_MONOTONIC, which every process on the machine reads alike (performance.timeOrigin differs
+// between processes by up to a couple of milliseconds)
+const wall = () => Number(process.hrtime.bigint()) / 1e6;
 /** [cpu ms, run-queue ms] of this thread so far. */
 const sched = () => {
   try {

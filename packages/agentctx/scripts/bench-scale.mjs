@@ -15,10 +15,11 @@
 //   [--parts consolidate,hooks,session,mcp,eight] (sections to run; all by default)
 //   [--store DIR] (reuse a store kept by `--keep`; its session files are removed first, so
 //   every session starts empty)
-//   [--hold-log FILE] (the 8-session run's consolidation appends its write-lock holds to FILE,
-//   timed by scripts/lock-holds.cjs)
+//   [--hold-log FILE] (every process of the 8-session run — consolidation, hooks, MCP servers —
+//   appends its write-lock holds to FILE, timed by scripts/lock-holds.cjs; the probe's waits go
+//   to FILE.waits.jsonl, and each wait over 50 ms is attributed by scripts/lock-attribution.mjs)
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -36,6 +37,7 @@ import {
   ulidAt,
 } from './bench-text.mjs';
 import { benchEnv, LONG, SHORT } from './hook-bench-store.mjs';
+import { attribution, readJsonl } from './lock-attribution.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const Database = createRequire(import.meta.url)('better-sqlite3');
@@ -393,12 +395,12 @@ function sessionPart(repo) {
   );
 }
 
-const connect = async (cwd) => {
+const connect = async (cwd, pre = [], withEnv = env) => {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'mcp'],
+    args: [...pre, BIN, 'mcp'],
     cwd,
-    env,
+    env: withEnv,
     stderr: 'ignore',
   });
   const client = new Client({ name: 'bench-scale', version: '0' });
@@ -442,25 +444,43 @@ async function mcpPart(repo) {
 async function eightPart() {
   // ---- 5. eight sessions at once --------------------------------------------------------
   const SESSIONS = 8;
-  const servers = await Promise.all(repos.slice(0, SESSIONS).map((r) => connect(r)));
+  // with --hold-log, every process of the run logs its write-lock holds
+  const holds = HOLD_LOG ? ['-r', join(root, 'scripts', 'lock-holds.cjs')] : [];
+  const runEnv = HOLD_LOG ? { ...env, AGENTCTX_LOCK_LOG: HOLD_LOG } : env;
+  if (HOLD_LOG) rmSync(HOLD_LOG, { force: true });
+  const servers = await Promise.all(repos.slice(0, SESSIONS).map((r) => connect(r, holds, runEnv)));
   const probe = new Database(dbPath, { timeout: 60_000 });
+  // each wait: when it began (monotonic clock, comparable with the hold log), how long, the probe
+  // thread's run-queue delay meanwhile (runnable, not scheduled), and how late its timer fired
   const waits = [];
+  const runQueueMs = () => {
+    try {
+      return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[1]) / 1e6;
+    } catch {
+      return Number.NaN;
+    }
+  };
   let stop = false;
   const probeLoop = (async () => {
+    let drift = 0;
     while (!stop) {
+      const q0 = runQueueMs();
+      const t = Number(process.hrtime.bigint()) / 1e6;
       const t0 = performance.now();
       probe.prepare('BEGIN IMMEDIATE').run();
-      waits.push(performance.now() - t0);
+      const ms = performance.now() - t0;
+      waits.push({ t, ms, runDelay: runQueueMs() - q0, drift });
       probe.prepare('ROLLBACK').run();
+      const s0 = performance.now();
       await new Promise((r) => setTimeout(r, 20));
+      drift = performance.now() - s0 - 20;
     }
   })();
   // a consolidation of a project whose watermarks are gone: a first run's work, holding write locks
-  const holds = HOLD_LOG ? ['-r', join(root, 'scripts', 'lock-holds.cjs')] : [];
   const consolidation = timeAsync(
     [...holds, BIN, 'consolidate', '--json', '--rebuild', '--budget-ms', '900000'],
     '',
-    HOLD_LOG ? { ...env, AGENTCTX_LOCK_LOG: HOLD_LOG } : env,
+    runEnv,
     repos[SESSIONS],
   );
   const hookTimes = { prompt: [], stop: [] };
@@ -475,7 +495,7 @@ async function eightPart() {
       await servers[s].client.callTool({ name: 'ctx_search', arguments: { query: q } });
       mcpTimes.push(performance.now() - t0);
       const p = await timeAsync(
-        [BIN, 'hook', 'user-prompt-submit'],
+        [...holds, BIN, 'hook', 'user-prompt-submit'],
         JSON.stringify({
           session_id: `eight-${s}`,
           cwd,
@@ -483,15 +503,15 @@ async function eightPart() {
           hook_event_name: 'UserPromptSubmit',
           prompt: `What did we decide about ${q}?`,
         }),
-        env,
+        runEnv,
         cwd,
       );
       hookTimes.prompt.push(p.ms);
       if (k++ % 3 === 2) {
         const st = await timeAsync(
-          [BIN, 'hook', 'stop'],
+          [...holds, BIN, 'hook', 'stop'],
           JSON.stringify({ session_id: `eight-${s}`, cwd, hook_event_name: 'Stop' }),
-          env,
+          runEnv,
           cwd,
         );
         hookTimes.stop.push(st.ms);
@@ -510,13 +530,22 @@ async function eightPart() {
   await probeLoop;
   probe.close();
   await Promise.all(servers.map((sv) => sv.client.close()));
+  const ms = waits.map((w) => w.ms);
   const dist = (xs) =>
     `n ${xs.length}, median ${f1(median(xs))}, p95 ${f1(quantile(xs, 0.95))}, p99 ${f1(quantile(xs, 0.99))}, max ${f1(Math.max(...xs))} ms`;
   say('');
   say(`### ${SESSIONS} sessions at once (40 s; load average ${load()})`);
   say(
-    `write-lock waits (probe, BEGIN IMMEDIATE every 20 ms): ${dist(waits)}; over 50 ms: ${waits.filter((w) => w > 50).length}`,
+    `write-lock waits (probe, BEGIN IMMEDIATE every 20 ms): ${dist(ms)}; over 50 ms: ${ms.filter((w) => w > 50).length}`,
   );
+  if (HOLD_LOG) {
+    writeFileSync(`${HOLD_LOG}.waits.jsonl`, waits.map((w) => `${JSON.stringify(w)}\n`).join(''));
+    // the servers flush their holds when they exit
+    await new Promise((r) => setTimeout(r, 500));
+    const lines = existsSync(HOLD_LOG) ? attribution(waits, readJsonl(HOLD_LOG)) : ['no holds logged'];
+    say(`write-lock wait attribution: ${lines[0]}`);
+    for (const l of lines.slice(1)) console.log(l);
+  }
   say(`prompt hook wall time: ${dist(hookTimes.prompt)}`);
   say(`Stop hook wall time: ${dist(hookTimes.stop)}`);
   say(`ctx_search round trip: ${dist(mcpTimes)}`);

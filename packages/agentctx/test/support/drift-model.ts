@@ -228,7 +228,7 @@ export function apply(s: S, op: Op, state: RunState, seen: { reused: number; sca
     case 'run': {
       const project = { id: PROJECT, root: s.root };
       const want = planDriftScores(scanDrift(db, project, s.now()));
-      const out = runDriftStep({ db, project, now: s.now(), state, slice: { cap: 2 } });
+      const out = runDriftStep({ db, project, now: s.now(), state, slice: { cap: 2, pauseMs: 0 } });
       expect(out.counts).toEqual(want.counts);
       const target = new Map(want.scores.map((x) => [x.id, x.score]));
       expect(stored(db)).toEqual(

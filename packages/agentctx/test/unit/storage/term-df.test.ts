@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetNamespace } from '../../../src/core/records/reset.js';
@@ -172,7 +174,7 @@ describe('term_df: document frequencies without walking posting lists', () => {
               s.db.prepare("UPDATE records SET body = 'walrus ledger' WHERE id = ?").run(ids[1]);
             if (kind === 'add') addRecords(3, 500, 'walrus');
           },
-          { maxMs: Number.POSITIVE_INFINITY, cap },
+          { maxMs: Number.POSITIVE_INFINITY, cap, pauseMs: 0 },
         );
         expect(r).toMatchObject({ rebuilt: true, mode: 'full' });
         // no write transaction wrote more than `cap` words: the mark, the slices, the final mark
@@ -182,11 +184,35 @@ describe('term_df: document frequencies without walking posting lists', () => {
         // "copying" mark is committed (the first call is before it) drops the mark
         if (kind !== 'add' && at >= 1 && at < slices) expect(marked).toBeUndefined();
         else expect(marked).toBeDefined();
-        refreshTermDf(s.db, () => {}, { cap });
+        refreshTermDf(s.db, () => {}, { cap, pauseMs: 0 });
         expect(copyDiff()).toBe(0);
         expect(refreshTermDf(s.db)).toEqual({ rebuilt: false, terms: -1 });
       }),
       { seed: 20, numRuns: 30 },
     );
+  });
+
+  it('lets the lock go for a pause between two slices of a whole copy: another connection takes it then', () => {
+    addRecords(120);
+    const other = new Database(join(t.path, 'agentctx.db'), { timeout: 0 });
+    let commits = 0;
+    const pauses: number[] = [];
+    const r = refreshTermDf(s.db, () => commits++, {
+      maxMs: Number.POSITIVE_INFINITY,
+      cap: 4,
+      sleep: (ms) => {
+        expect(s.db.inTransaction).toBe(false);
+        other.prepare('BEGIN IMMEDIATE').run(); // throws SQLITE_BUSY were the lock held
+        other.prepare('ROLLBACK').run();
+        pauses.push(ms);
+      },
+    });
+    expect(r).toMatchObject({ rebuilt: true, mode: 'full' });
+    // the check, the "copying" mark, then the slices of at most 4 words, a pause between each two
+    const slices = commits - 2;
+    expect(slices).toBeGreaterThanOrEqual(Math.ceil(r.terms / 4));
+    expect(pauses).toEqual(Array.from({ length: slices - 1 }, () => 25));
+    expect(copyDiff()).toBe(0);
+    other.close();
   });
 });

@@ -58,6 +58,7 @@ describe('applyDriftScores', () => {
           const changed = applyDriftScores(db, 'p', planned, () => slices++, {
             cap,
             maxMs: Number.POSITIVE_INFINITY,
+            pauseMs: 0,
           });
           expect(scores()).toEqual(want);
           const differing = Object.keys(want).filter((k) => want[k] !== before[k]).length;

@@ -215,7 +215,11 @@ function apply(s: ReturnType<typeof setup>, op: Op, scrubs: { n: number }): void
     }
     case 'run': {
       const want = planExactMerges(dupInputs(db, NS), 3);
-      const got = planKeyedMerges(db, NS, 3, () => {}, { cap: 3, maxMs: Number.POSITIVE_INFINITY });
+      const got = planKeyedMerges(db, NS, 3, () => {}, {
+        cap: 3,
+        maxMs: Number.POSITIVE_INFINITY,
+        pauseMs: 0,
+      });
       expect(got.plans).toEqual(want);
       for (const p of got.plans) applyMerge(db, s.newId, p, s.now().toISOString());
       keysFresh(db);

@@ -332,7 +332,7 @@ describe('consolidate', () => {
     const seen: Record<string, number> = {};
     const run = consolidate(
       s.consolidateDeps({
-        slice: { maxMs: Number.POSITIVE_INFINITY, cap: 5 },
+        slice: { maxMs: Number.POSITIVE_INFINITY, cap: 5, pauseMs: 0 },
         checkpoint: (step) => {
           seen[step] = (seen[step] ?? 0) + 1;
           return false;
@@ -352,7 +352,7 @@ describe('consolidate', () => {
     const wantDigest = readDigest(join(t.path, 'ref', 'digests'), PROJECT)!.text;
     // count the commit points of a full run (slices bounded by count only, and small, so every
     // run has the same commit points and the scores, drift scores and term counts take several)
-    const slice = { maxMs: Number.POSITIVE_INFINITY, cap: 7 };
+    const slice = { maxMs: Number.POSITIVE_INFINITY, cap: 7, pauseMs: 0 };
     const probe = store('probe');
     populate(probe);
     let points = 0;

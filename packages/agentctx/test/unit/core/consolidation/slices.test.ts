@@ -1,6 +1,7 @@
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeInSlices } from '../../../../src/core/consolidation/slices.js';
+import { SLICE_PAUSE_MS, writeInSlices } from '../../../../src/core/consolidation/slices.js';
 import { openDb } from '../../../../src/storage/open.js';
 import { tempDir } from '../../../support/tmp.js';
 
@@ -40,7 +41,7 @@ describe('writeInSlices', () => {
               ends.push(done);
               slice++;
             },
-            { cap, maxMs: 15, now: () => clock },
+            { cap, maxMs: 15, now: () => clock, pauseMs: 0 },
           );
           const rows = db.prepare('SELECT i, slice FROM w ORDER BY rowid').all() as {
             i: number;
@@ -72,9 +73,66 @@ describe('writeInSlices', () => {
         clock += 10;
       },
       (d) => ends.push(d),
-      { maxMs: 15, cap: 1000, now: () => clock },
+      { maxMs: 15, cap: 1000, now: () => clock, pauseMs: 0 },
     );
     expect(ends).toEqual([2, 4, 6, 8, 10]);
+    db.close();
+  });
+
+  it('lets the lock go for a pause between two slices, never before the first or after the last: another connection takes it then', () => {
+    const path = `${t.path}/p.db`;
+    const db = openDb(path);
+    db.exec('CREATE TABLE IF NOT EXISTS w (i INTEGER)');
+    const ins = db.prepare('INSERT INTO w (i) VALUES (?)');
+    // another process's connection, which does not wait: it gets the lock only when it is free
+    const other = new Database(path, { timeout: 0 });
+    const takes = () => {
+      try {
+        other.prepare('BEGIN IMMEDIATE').run();
+        other.prepare('ROLLBACK').run();
+        return true;
+      } catch (err) {
+        expect((err as { code?: string }).code).toBe('SQLITE_BUSY');
+        return false;
+      }
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 1, max: 25 }),
+        fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }),
+        (n, cap, pauseMs) => {
+          const events: string[] = [];
+          const slices = writeInSlices(
+            db,
+            Array.from({ length: n }, (_, i) => i),
+            (i) => {
+              if (i % 7 === 0) expect(takes()).toBe(false); // held while a slice writes
+              ins.run(i);
+              events.push('w');
+            },
+            () => events.push('commit'),
+            {
+              cap,
+              maxMs: Number.POSITIVE_INFINITY,
+              ...(pauseMs === undefined ? {} : { pauseMs }),
+              sleep: (ms) => {
+                expect(ms).toBe(pauseMs ?? SLICE_PAUSE_MS);
+                expect(db.inTransaction).toBe(false);
+                expect(takes()).toBe(true);
+                events.push('pause');
+              },
+            },
+          );
+          // slice, pause, slice, …, slice: one pause between each two, none around them
+          const shape = events.join(' ').replace(/(w )+commit/g, 'slice');
+          expect(shape).toBe(Array.from({ length: slices }, () => 'slice').join(' pause '));
+          expect(slices).toBe(Math.ceil(n / cap));
+        },
+      ),
+      { seed: 20, numRuns: 100 },
+    );
+    other.close();
     db.close();
   });
 });

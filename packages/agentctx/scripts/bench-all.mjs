@@ -8,7 +8,7 @@
 //   stay as the previous BENCHMARKS.md had them. So do `## ` sections written by hand.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,7 +54,18 @@ function run(label, args) {
  * and its cold start (spawn → first result) timed on its own. The store is removed after.
  */
 function scaleRuns(records, more) {
-  const first = run('scale', ['scripts/bench-scale.mjs', '--records', records, ...more, '--keep']);
+  // the 8-session run logs every process's write-lock holds, to say what each long wait was
+  const holdLog = join(tmpdir(), `agentctx-bench-holds-${process.pid}-${records}.jsonl`);
+  const first = run('scale', [
+    'scripts/bench-scale.mjs',
+    '--records',
+    records,
+    ...more,
+    '--keep',
+    '--hold-log',
+    holdLog,
+  ]);
+  for (const f of [holdLog, `${holdLog}.waits.jsonl`]) rmSync(f, { force: true });
   const dir = /^kept (.+)$/m.exec(first)?.[1];
   if (!dir) return first;
   const store = ['--store', dir];
@@ -116,7 +127,7 @@ const sections = [
   },
   {
     title: 'Scale: a year of use across a dozen repositories, long sessions, eight sessions at once',
-    how: 'scripts/bench-scale.mjs (issue 20): a store of 12 projects × 8,000 records plus 4,000 global ones (and the same shape at 10,000), realistic text (a developer vocabulary plus each project’s own identifiers, Zipf-skewed), built with direct SQL. In one run per size: `agentctx consolidate` in one project (first run, keyword only; rerun) with its steps; SessionStart and prompt hooks against `node -e 0`, interleaved; prompt 1–20 vs the last 20 of one long session (its dedup set growing); the MCP server: spawn → first `ctx_search`, `ctx_search` on an open connection, resident memory after 100 and 1,000 calls; then eight sessions at once for 40 s: eight MCP servers searching, prompt and Stop hooks in all eight, one consolidation (`--rebuild`) running, and a probe taking the write lock (BEGIN IMMEDIATE) every 20 ms to time each wait. Then, on the same store: a consolidation rerun with a CLAUDE.md in the project (the drift step has something to check), the MCP server’s memory after 100, 1,000 and 10,000 calls from /proc (resident, its private part, file pages by mapping) and from V8, and its cold start timed on its own. Ratios are to `node -e 0` measured in the same run; the load average is printed with each part.',
+    how: 'scripts/bench-scale.mjs (issue 20): a store of 12 projects × 8,000 records plus 4,000 global ones (and the same shape at 10,000), realistic text (a developer vocabulary plus each project’s own identifiers, Zipf-skewed), built with direct SQL. In one run per size: `agentctx consolidate` in one project (first run, keyword only; rerun) with its steps; SessionStart and prompt hooks against `node -e 0`, interleaved; prompt 1–20 vs the last 20 of one long session (its dedup set growing); the MCP server: spawn → first `ctx_search`, `ctx_search` on an open connection, resident memory after 100 and 1,000 calls; then eight sessions at once for 40 s: eight MCP servers searching, prompt and Stop hooks in all eight, one consolidation (`--rebuild`) running, and a probe taking the write lock (BEGIN IMMEDIATE) every 20 ms to time each wait; every process of that run logs its write-lock holds (scripts/lock-holds.cjs, preloaded: its wall times include that), and each wait over 50 ms is attributed to what held the lock (scripts/lock-attribution.mjs). Then, on the same store: a consolidation rerun with a CLAUDE.md in the project (the drift step has something to check), the MCP server’s memory after 100, 1,000 and 10,000 calls from /proc (resident, its private part, file pages by mapping) and from V8, and its cold start timed on its own. Ratios are to `node -e 0` measured in the same run; the load average is printed with each part.',
     produce: () =>
       (quick
         ? [['10000', '--rounds', '7', '--session-prompts', '200', '--spawns', '5']]

@@ -57,22 +57,32 @@ export function ftsCandidates(
   const f = filterSql(opts, 'r');
   const w = `${Number(TUNING.titleWeight)}, ${Number(TUNING.bodyWeight)}`;
   const want = Math.max(1, Math.trunc(opts.candidates ?? TUNING.candidates));
-  if (namespaceFirst(db, f, postings, opts.indexFirst ? INDEX_FIRST_SHARE : EXACT_SHARE)) {
+  // the namespace's rows as the covering index holds them: the ids to leave out or keep are
+  // not in it (reading them would touch every row), so they apply to the winners below
+  const ns = filterSql({ ...opts, excludeIds: undefined, onlyIds: undefined }, 'r');
+  const share = opts.indexFirst ? INDEX_FIRST_SHARE : EXACT_SHARE;
+  if (!opts.onlyIds && namespaceFirst(db, ns, postings, share)) {
     // The filter's rows (other projects and superseded records out) from the covering index,
     // then BM25 over the matches among them only. The usual plan below looks up every match's
     // record row to filter it: on a store of many projects most matches are other projects',
     // and those lookups touch pages all over the file (measured at 100,000 records, 12
     // projects: a 29,000-match query 19.2 → 8.3 ms, and the MCP server's mapped store after
     // one such search 86 → 29 MB). `+` keeps the IN list out of FTS5's rowid lookups.
+    // Excluded ids can only take their own places among the best: ranking as many more rows
+    // as there are excluded ids keeps the pool exact.
+    const excluded = opts.excludeIds ?? [];
     return db
       .prepare(
-        `WITH ns AS MATERIALIZED (SELECT r.rowid AS rid FROM records r WHERE ${f.sql}),
+        `WITH ns AS MATERIALIZED (SELECT r.rowid AS rid FROM records r WHERE ${ns.sql}),
          top AS (
            SELECT records_fts.rowid AS rid, -bm25(records_fts, ${w}) AS rel FROM records_fts
-           WHERE records_fts MATCH ? AND +records_fts.rowid IN ns ORDER BY rel DESC LIMIT ${want})
-         SELECT r.*, top.rel AS rel FROM top JOIN records r ON r.rowid = top.rid ORDER BY top.rel DESC`,
+           WHERE records_fts MATCH ? AND +records_fts.rowid IN ns
+           ORDER BY rel DESC LIMIT ${want + excluded.length})
+         SELECT r.*, top.rel AS rel FROM top JOIN records r ON r.rowid = top.rid
+         ${excluded.length > 0 ? 'WHERE r.id NOT IN (SELECT value FROM json_each(?))' : ''}
+         ORDER BY top.rel DESC LIMIT ${want}`,
       )
-      .all(...f.args, match) as CandidateRow[];
+      .all(...ns.args, match, ...(excluded.length > 0 ? [JSON.stringify(excluded)] : [])) as CandidateRow[];
   }
   if (opts.indexFirst) {
     // the ids a session was already shown can only take their own places among the best: a
@@ -121,18 +131,19 @@ export const NAMESPACE_FIRST_MIN_POSTINGS = 4000;
 /**
  * Listing the namespace pays once the postings pass this share of its rows. The exact pool
  * looks up every match's row: at 100,000 records (10,000 kept rows) the plans cross near
- * 6,000 postings. An `indexFirst` search looks up only its winners' rows: there it pays only
- * when the matches outnumber the namespace's rows twice over. Both plans return the same
+ * 6,000 postings. An `indexFirst` search scores every match but looks up only its winners'
+ * rows: there listing pays only past about 2.6 times the namespace's rows (BM25 at ~0.6 µs a
+ * row against ~0.6 µs a listed row plus ~0.37 µs a posting). Both plans return the same
  * candidates, so these shares move time only (measured on the scale benchmark's stores, 200
  * queries of its ctx_search mix per store).
  */
 const EXACT_SHARE = 0.6;
-const INDEX_FIRST_SHARE = 2;
+const INDEX_FIRST_SHARE = 3;
 
 /**
  * Whether to list the namespace first: only when the expression walks more postings than
- * `share` times the rows the filter keeps (counted on the covering index, ~0.5 ms for 12,000
- * rows at 100,000 records, and only asked when the postings are many).
+ * `share` times the namespace's rows (counted on the covering index, ~0.5 ms for 12,000 rows
+ * at 100,000 records, and only asked when the postings are many).
  */
 function namespaceFirst(
   db: Db,

@@ -65,12 +65,24 @@ function fill(db: Db, rows: readonly Row[]): void {
 const optsArb = fc.record({
   projectId: fc.constantFrom('p', 'q', 'nobody'),
   scope: fc.constantFrom<'project' | 'global' | undefined>('project', 'global', undefined),
-  types: fc.option(fc.subarray(TYPES, { minLength: 1 }), { nil: undefined }),
+  types: fc.oneof(
+    { arbitrary: fc.constant(undefined), weight: 3 },
+    { arbitrary: fc.subarray(TYPES, { minLength: 1 }), weight: 1 },
+  ),
   history: fc.boolean(),
-  asOf: fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }),
-  exclude: fc.array(fc.nat(79), { maxLength: 10 }),
-  only: fc.option(fc.array(fc.nat(79), { maxLength: 20 }), { nil: undefined }),
-  candidates: fc.integer({ min: 1, max: 100 }),
+  asOf: fc.oneof(
+    { arbitrary: fc.constant(undefined), weight: 3 },
+    { arbitrary: fc.integer({ min: 1, max: 40 }), weight: 1 },
+  ),
+  // low ids, so that the excluded ones are often among the matches
+  exclude: fc.array(fc.nat(25), { maxLength: 12 }),
+  // a file search's ids (rare: such a search never lists the namespace)
+  only: fc.oneof(
+    { arbitrary: fc.constant(undefined), weight: 4 },
+    { arbitrary: fc.array(fc.nat(79), { maxLength: 20 }), weight: 1 },
+  ),
+  // small pools, so that excluded ids crowd the best places
+  candidates: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 100 })),
   indexFirst: fc.boolean(),
 });
 
@@ -92,7 +104,7 @@ describe('namespace-first candidates', () => {
     try {
       fc.assert(
         fc.property(
-          fc.array(rowArb, { minLength: 1, maxLength: 80 }),
+          fc.array(rowArb, { minLength: 10, maxLength: 80 }),
           optsArb,
           matchArb,
           (rows, o, match) => {
@@ -132,7 +144,7 @@ describe('namespace-first candidates', () => {
             for (const r of listed) expect(r.title).toBe(usual.find((u) => u.id === r.id)?.title ?? r.title);
           },
         ),
-        { seed: 20261203, numRuns: 150 },
+        { seed: 20261203, numRuns: 300 },
       );
     } finally {
       s.db.close();
@@ -174,13 +186,16 @@ describe('namespace-first candidates', () => {
       expect(listed(NAMESPACE_FIRST_MIN_POSTINGS - 1)).toBe(false);
       expect(listed(NAMESPACE_FIRST_MIN_POSTINGS)).toBe(true); // against 1,000 kept rows
       expect(listed(2000, true)).toBe(false);
-      expect(listed(NAMESPACE_FIRST_MIN_POSTINGS, true)).toBe(true);
+      expect(listed(NAMESPACE_FIRST_MIN_POSTINGS, true)).toBe(true); // 3 × 1,000 kept rows
       // one project: the filter keeps all 10,000 records, so listing them pays later
       s.db.transaction(() => s.db.exec("UPDATE records SET project_id = 'p'"))();
       expect(listed(6000)).toBe(false);
       expect(listed(6001)).toBe(true);
-      expect(listed(20_000, true)).toBe(false);
-      expect(listed(20_001, true)).toBe(true);
+      expect(listed(30_000, true)).toBe(false);
+      expect(listed(30_001, true)).toBe(true);
+      // the ids a file search keeps are not in the covering index: never listed
+      expect(ftsCandidates(s.db, { ...opts, onlyIds: ['id0001'] }, '"webhook"', 1e9)).toHaveLength(1);
+      expect(plans.at(-1)).toBe(false);
       s.db.prepare = prepare;
     } finally {
       s.db.close();

@@ -169,6 +169,78 @@ describe('folding the session journal', () => {
     expect(tokensOf('g')).toBe(70);
   });
 
+  it('folds each file with something new in its own transaction, lets the lock go between two, and takes none for the others', () => {
+    const Database = db.constructor as new (path: string, o: { timeout: number }) => Db;
+    const other = new Database(join(tmp.path, 'agentctx.db'), { timeout: 0 });
+    const takes = (): boolean => {
+      try {
+        other.prepare('BEGIN IMMEDIATE').run();
+        other.prepare('ROLLBACK').run();
+        return true;
+      } catch (err) {
+        expect((err as { code?: string }).code).toBe('SQLITE_BUSY');
+        return false;
+      }
+    };
+    try {
+      fc.assert(
+        fc.property(
+          fc.array(fc.nat(7), { minLength: 1, maxLength: 12 }),
+          fc.array(fc.nat(7), { maxLength: 4 }),
+          (sessions, again) => {
+            rmSync(dir, { recursive: true, force: true });
+            db.transaction(() => db.exec('DELETE FROM session_journal; DELETE FROM sessions'))();
+            for (const k of sessions)
+              appendJournal(join(dir, `s${k}.jsonl`), {
+                kind: 'tokens',
+                sessionId: `s${k}`,
+                projectId: 'p1',
+                tokens: 1,
+                at,
+              });
+            const files = new Set(sessions).size;
+            const pauses: number[] = [];
+            const sleep = (ms: number) => {
+              expect(db.inTransaction).toBe(false);
+              expect(takes()).toBe(true); // the lock is free in a pause
+              pauses.push(ms);
+            };
+            let r = foldAllJournals(db, dir, { now, sleep });
+            expect(r).toMatchObject({ files, lines: sessions.length, tokens: sessions.length });
+            expect(pauses).toEqual(Array(files - 1).fill(25));
+            // nothing new: no transaction at all, every file still counted
+            pauses.length = 0;
+            const before = db.prepare('SELECT total_changes() AS c').get() as { c: number };
+            r = foldAllJournals(db, dir, { now, sleep });
+            expect(r).toMatchObject({ files, lines: 0, tokens: 0 });
+            expect(pauses).toEqual([]);
+            expect(db.prepare('SELECT total_changes() AS c').get()).toEqual(before);
+            // some files grow: only they are folded, with a pause between two
+            for (const k of again)
+              appendJournal(join(dir, `s${k}.jsonl`), {
+                kind: 'tokens',
+                sessionId: `s${k}`,
+                projectId: 'p1',
+                tokens: 2,
+                at,
+              });
+            const grown = new Set(again).size;
+            r = foldAllJournals(db, dir, { now, sleep });
+            expect(r).toMatchObject({ files: new Set([...sessions, ...again]).size, lines: again.length });
+            expect(pauses).toHaveLength(Math.max(0, grown - 1));
+            for (const k of new Set([...sessions, ...again]))
+              expect(tokensOf(`s${k}`)).toBe(
+                sessions.filter((x) => x === k).length + 2 * again.filter((x) => x === k).length,
+              );
+          },
+        ),
+        { seed: 1203, numRuns: 40 },
+      );
+    } finally {
+      other.close();
+    }
+  });
+
   it('consolidation removes files folded to their end and idle for days; nothing is lost', () => {
     const old = join(dir, 'old.jsonl');
     const fresh = join(dir, 'fresh.jsonl');

@@ -45,7 +45,8 @@ function filterSql(opts: SearchOptions, alias: string): { sql: string; args: unk
  * FTS5 candidates for a MATCH expression. `postings`, when the caller knows it, is how many
  * postings the expression walks (the document frequencies of its terms, summed): past
  * NAMESPACE_FIRST_MIN_POSTINGS and a share of the rows the filter keeps, those rows are listed
- * first and only the matches among them are scored (`namespaceFirst`).
+ * first and only the matches among them are scored (`namespacePlan`). An index-first search
+ * whose first pass is crowded out falls back to the exact pool, by whichever plan suits it.
  */
 export function ftsCandidates(
   db: Db,
@@ -54,72 +55,123 @@ export function ftsCandidates(
   postings?: number,
 ): CandidateRow[] {
   if (!match) return [];
-  const f = filterSql(opts, 'r');
-  const w = `${Number(TUNING.titleWeight)}, ${Number(TUNING.bodyWeight)}`;
-  const want = Math.max(1, Math.trunc(opts.candidates ?? TUNING.candidates));
-  // the namespace's rows as the covering index holds them: the ids to leave out or keep are
-  // not in it (reading them would touch every row), so they apply to the winners below
-  const ns = filterSql({ ...opts, excludeIds: undefined, onlyIds: undefined }, 'r');
-  const share = opts.indexFirst ? INDEX_FIRST_SHARE : EXACT_SHARE;
-  if (!opts.onlyIds && namespaceFirst(db, ns, postings, share)) {
-    // The filter's rows (other projects and superseded records out) from the covering index,
-    // then BM25 over the matches among them only. The usual plan below looks up every match's
-    // record row to filter it: on a store of many projects most matches are other projects',
-    // and those lookups touch pages all over the file (measured at 100,000 records, 12
-    // projects: a 29,000-match query 19.2 → 8.3 ms, and the MCP server's mapped store after
-    // one such search 86 → 29 MB). `+` keeps the IN list out of FTS5's rowid lookups.
-    // Excluded ids can only take their own places among the best: ranking as many more rows
-    // as there are excluded ids keeps the pool exact.
-    const excluded = opts.excludeIds ?? [];
-    return db
-      .prepare(
-        `WITH ns AS MATERIALIZED (SELECT r.rowid AS rid FROM records r WHERE ${ns.sql}),
-         top AS (
-           SELECT records_fts.rowid AS rid, -bm25(records_fts, ${w}) AS rel FROM records_fts
-           WHERE records_fts MATCH ? AND +records_fts.rowid IN ns
-           ORDER BY rel DESC LIMIT ${want + excluded.length})
-         SELECT r.*, top.rel AS rel FROM top JOIN records r ON r.rowid = top.rid
-         ${excluded.length > 0 ? 'WHERE r.id NOT IN (SELECT value FROM json_each(?))' : ''}
-         ORDER BY top.rel DESC LIMIT ${want}`,
-      )
-      .all(...ns.args, match, ...(excluded.length > 0 ? [JSON.stringify(excluded)] : [])) as CandidateRow[];
-  }
+  const q: Query = {
+    db,
+    match,
+    f: filterSql(opts, 'r'),
+    // the namespace's rows as the covering index holds them: the ids to leave out or keep are
+    // not in it (reading them would touch every row), so they apply to the winners
+    ns: filterSql({ ...opts, excludeIds: undefined, onlyIds: undefined }, 'r'),
+    w: `${Number(TUNING.titleWeight)}, ${Number(TUNING.bodyWeight)}`,
+    want: Math.max(1, Math.trunc(opts.candidates ?? TUNING.candidates)),
+    excluded: opts.excludeIds ?? [],
+  };
+  // counted once, and only when the postings are many (namespaceFirst)
+  let kept: number | undefined;
+  const listFirst = (share: number): boolean => {
+    if (opts.onlyIds || postings === undefined || !(postings >= NAMESPACE_FIRST_MIN_POSTINGS)) return false;
+    kept ??= namespaceRows(q);
+    return postings > share * kept;
+  };
   if (opts.indexFirst) {
-    // the ids a session was already shown can only take their own places among the best: a
-    // long session's growing dedup set must not push every prompt onto the slow path below.
-    // CROSS JOIN keeps the ranked rows first: with the excluded ids' NOT IN, SQLite's planner
-    // otherwise walks every record of the namespace (records_project_current) and probes the
-    // ranked rows for each, ~20 ms at 100,000 records whatever the number of ids.
-    const fetch = want * INDEX_FIRST_FETCH + Math.min(opts.excludeIds?.length ?? 0, EXCLUDED_FETCH_MAX);
-    const rows = db
-      .prepare(
-        `WITH top AS MATERIALIZED (
-           SELECT rowid AS rid, -bm25(records_fts, ${w}) AS rel FROM records_fts
-           WHERE records_fts MATCH ? ORDER BY rel DESC LIMIT ${fetch})
-         SELECT r.*, top.rel AS rel, (SELECT count(*) FROM top) AS pool__
-         FROM top CROSS JOIN records r ON r.rowid = top.rid WHERE ${f.sql}
-         ORDER BY top.rel DESC LIMIT ${want}`,
-      )
-      .all(match, ...f.args) as (CandidateRow & { pool__?: number })[];
-    // every match was ranked, or enough of the best survived the filter
-    const all = rows.length > 0 && (rows[0]!.pool__ ?? 0) < fetch;
-    if (all || rows.length >= Math.ceil(want / 3)) {
-      for (const r of rows) delete r.pool__;
-      return rows;
-    }
+    if (listFirst(INDEX_FIRST_SHARE)) return namespacePlan(q);
+    const rows = indexFirstPlan(q);
+    if (rows) return rows;
+    // the exact pool after all: the exact plans' own choice between them
   }
-  // Rank on narrow rows first, then fetch whole records for the winners only: sorting full
-  // bodies of every match is what makes common-word queries slow on big stores.
-  return db
+  return listFirst(EXACT_SHARE) ? namespacePlan(q) : joinedPlan(q);
+}
+
+/** One candidate query: the MATCH expression, the filter, the namespace part of it, the pool. */
+interface Query {
+  db: Db;
+  match: string;
+  f: { sql: string; args: unknown[] };
+  ns: { sql: string; args: unknown[] };
+  /** bm25()'s column weights. */
+  w: string;
+  want: number;
+  excluded: readonly string[];
+}
+
+/**
+ * The filter's rows (other projects and superseded records out) from the covering index, then
+ * BM25 over the matches among them only. The joined plan looks up every match's record row to
+ * filter it: on a store of many projects most matches are other projects', and those lookups
+ * touch pages all over the file (measured at 100,000 records, 12 projects: a 29,000-match query
+ * 19.2 → 8.3 ms, and the MCP server's mapped store after one such search 86 → 29 MB). `+` keeps
+ * the IN list out of FTS5's rowid lookups. Excluded ids can only take their own places among
+ * the best: ranking as many more rows as there are excluded ids keeps the pool exact.
+ */
+function namespacePlan(q: Query): CandidateRow[] {
+  const { excluded } = q;
+  return q.db
+    .prepare(
+      `WITH ns AS MATERIALIZED (SELECT r.rowid AS rid FROM records r WHERE ${q.ns.sql}),
+       top AS (
+         SELECT records_fts.rowid AS rid, -bm25(records_fts, ${q.w}) AS rel FROM records_fts
+         WHERE records_fts MATCH ? AND +records_fts.rowid IN ns
+         ORDER BY rel DESC LIMIT ${q.want + excluded.length})
+       SELECT r.*, top.rel AS rel FROM top JOIN records r ON r.rowid = top.rid
+       ${excluded.length > 0 ? 'WHERE r.id NOT IN (SELECT value FROM json_each(?))' : ''}
+       ORDER BY top.rel DESC LIMIT ${q.want}`,
+    )
+    .all(...q.ns.args, q.match, ...(excluded.length > 0 ? [JSON.stringify(excluded)] : [])) as CandidateRow[];
+}
+
+/**
+ * The prompt hook's first pass: BM25 over the index alone, INDEX_FIRST_FETCH × the pool, then
+ * the filter on those winners only. Null when too few of them survive the filter (other
+ * projects' records crowding the top): the caller then ranks the exact pool.
+ */
+function indexFirstPlan(q: Query): CandidateRow[] | null {
+  // the ids a session was already shown can only take their own places among the best: a
+  // long session's growing dedup set must not push every prompt onto the slow path below.
+  // CROSS JOIN keeps the ranked rows first: with the excluded ids' NOT IN, SQLite's planner
+  // otherwise walks every record of the namespace (records_project_current) and probes the
+  // ranked rows for each, ~20 ms at 100,000 records whatever the number of ids.
+  const fetch = q.want * INDEX_FIRST_FETCH + Math.min(q.excluded.length, EXCLUDED_FETCH_MAX);
+  const rows = q.db
+    .prepare(
+      `WITH top AS MATERIALIZED (
+         SELECT rowid AS rid, -bm25(records_fts, ${q.w}) AS rel FROM records_fts
+         WHERE records_fts MATCH ? ORDER BY rel DESC LIMIT ${fetch})
+       SELECT r.*, top.rel AS rel, (SELECT count(*) FROM top) AS pool__
+       FROM top CROSS JOIN records r ON r.rowid = top.rid WHERE ${q.f.sql}
+       ORDER BY top.rel DESC LIMIT ${q.want}`,
+    )
+    .all(q.match, ...q.f.args) as (CandidateRow & { pool__?: number })[];
+  // every match was ranked, or enough of the best survived the filter
+  const all = rows.length > 0 && (rows[0]!.pool__ ?? 0) < fetch;
+  if (!all && rows.length < Math.ceil(q.want / 3)) return null;
+  for (const r of rows) delete r.pool__;
+  return rows;
+}
+
+/**
+ * The exact pool with the filter joined in. Rank on narrow rows first, then fetch whole
+ * records for the winners only: sorting full bodies of every match is what makes common-word
+ * queries slow on big stores.
+ */
+function joinedPlan(q: Query): CandidateRow[] {
+  return q.db
     .prepare(
       `WITH top AS (
-         SELECT r.rowid AS rid, -bm25(records_fts, ${w}) AS rel
+         SELECT r.rowid AS rid, -bm25(records_fts, ${q.w}) AS rel
          FROM records_fts JOIN records r ON r.rowid = records_fts.rowid
-         WHERE records_fts MATCH ? AND ${f.sql}
-         ORDER BY rel DESC LIMIT ${want})
+         WHERE records_fts MATCH ? AND ${q.f.sql}
+         ORDER BY rel DESC LIMIT ${q.want})
        SELECT r.*, top.rel AS rel FROM top JOIN records r ON r.rowid = top.rid ORDER BY top.rel DESC`,
     )
-    .all(match, ...f.args) as CandidateRow[];
+    .all(q.match, ...q.f.args) as CandidateRow[];
+}
+
+/** The namespace's rows, counted on the covering index (~0.5 ms for 12,000 at 100,000 records). */
+function namespaceRows(q: Query): number {
+  return q.db
+    .prepare(`SELECT count(*) FROM records r WHERE ${q.ns.sql}`)
+    .pluck()
+    .get(...q.ns.args) as number;
 }
 
 /**
@@ -139,25 +191,6 @@ export const NAMESPACE_FIRST_MIN_POSTINGS = 4000;
  */
 const EXACT_SHARE = 0.6;
 const INDEX_FIRST_SHARE = 3;
-
-/**
- * Whether to list the namespace first: only when the expression walks more postings than
- * `share` times the namespace's rows (counted on the covering index, ~0.5 ms for 12,000 rows
- * at 100,000 records, and only asked when the postings are many).
- */
-function namespaceFirst(
-  db: Db,
-  f: { sql: string; args: unknown[] },
-  postings: number | undefined,
-  share: number,
-): boolean {
-  if (postings === undefined || !(postings >= NAMESPACE_FIRST_MIN_POSTINGS)) return false;
-  const kept = db
-    .prepare(`SELECT count(*) FROM records r WHERE ${f.sql}`)
-    .pluck()
-    .get(...f.args) as number;
-  return postings > share * kept;
-}
 
 /** How many index matches per wanted candidate an `indexFirst` search ranks before filtering. */
 const INDEX_FIRST_FETCH = 4;

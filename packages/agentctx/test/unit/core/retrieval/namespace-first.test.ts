@@ -202,4 +202,48 @@ describe('namespace-first candidates', () => {
       t.cleanup();
     }
   });
+
+  it('an index-first pass crowded out by other projects falls back to the exact pool, listed when that pays', () => {
+    const t = tempDir();
+    const s = testStore(t.path, 'p');
+    try {
+      // 2,000 records of p, outranked by 3,000 of project q that say the word twice
+      fill(
+        s.db,
+        Array.from({ length: 5000 }, (_, i) => ({
+          owner: i < 2000 ? 0 : 1,
+          type: 0,
+          title: i < 2000 ? [0] : [0, 0],
+          body: [],
+          superseded: false,
+          day: 1,
+        })),
+      );
+      const plans: boolean[] = [];
+      const prepare = s.db.prepare.bind(s.db);
+      s.db.prepare = ((sql: string) => {
+        if (sql.includes('records_fts MATCH')) plans.push(sql.includes('AS MATERIALIZED (SELECT r.rowid'));
+        return prepare(sql);
+      }) as typeof s.db.prepare;
+      const opts: SearchOptions = {
+        projectId: 'p',
+        query: '',
+        indexFirst: true,
+        candidates: 30,
+        now: s.clock(),
+      };
+      // 5,000 postings: under 3 × 2,000 for the first pass, over 0.6 × 2,000 for the exact pool
+      const rows = ftsCandidates(s.db, opts, '"webhook"', 5000);
+      expect(plans).toEqual([false, true]);
+      expect(rows).toHaveLength(30);
+      for (const r of rows) expect(r.project_id).toBe('p');
+      plans.length = 0;
+      expect(ftsCandidates(s.db, opts, '"webhook"').map((r) => r.id)).toEqual(rows.map((r) => r.id));
+      expect(plans).toEqual([false, false]); // no count given: the joined plan
+      s.db.prepare = prepare;
+    } finally {
+      s.db.close();
+      t.cleanup();
+    }
+  });
 });

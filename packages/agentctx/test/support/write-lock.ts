@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
+import Database from 'better-sqlite3';
+import { expect } from 'vitest';
 
 /**
  * Hold a write transaction (BEGIN IMMEDIATE) on the store at `dbPath` from another process for
@@ -25,4 +27,26 @@ export async function holdWriteLock(dbPath: string, ms: number): Promise<{ done:
     child.once('exit', (c) => reject(new Error(`the lock holder exited ${c}`)));
   });
   return { done };
+}
+
+/**
+ * Another process's connection to the store at `path` that never waits: `takes()` is whether
+ * it got the write lock (BEGIN IMMEDIATE) right now, and gives it back at once. Tests of code
+ * that lets the lock go between transactions call it where the lock must be free, or held.
+ */
+export function lockProbe(path: string): { takes: () => boolean; close: () => void } {
+  const other = new Database(path, { timeout: 0 });
+  return {
+    takes: () => {
+      try {
+        other.prepare('BEGIN IMMEDIATE').run();
+        other.prepare('ROLLBACK').run();
+        return true;
+      } catch (err) {
+        expect((err as { code?: string }).code).toBe('SQLITE_BUSY');
+        return false;
+      }
+    },
+    close: () => other.close(),
+  };
 }

@@ -6,6 +6,7 @@ import { foldAllJournals, foldJournalFile, journalBehind } from '../../../src/st
 import { type Db, openDb } from '../../../src/storage/open.js';
 import { appendJournal, journalCwd, parseJournal } from '../../../src/storage/session-journal.js';
 import { tempDir } from '../../support/tmp.js';
+import { lockProbe } from '../../support/write-lock.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let db: Db;
@@ -170,18 +171,8 @@ describe('folding the session journal', () => {
   });
 
   it('folds each file with something new in its own transaction, lets the lock go between two, and takes none for the others', () => {
-    const Database = db.constructor as new (path: string, o: { timeout: number }) => Db;
-    const other = new Database(join(tmp.path, 'agentctx.db'), { timeout: 0 });
-    const takes = (): boolean => {
-      try {
-        other.prepare('BEGIN IMMEDIATE').run();
-        other.prepare('ROLLBACK').run();
-        return true;
-      } catch (err) {
-        expect((err as { code?: string }).code).toBe('SQLITE_BUSY');
-        return false;
-      }
-    };
+    const probe = lockProbe(join(tmp.path, 'agentctx.db'));
+    const takes = probe.takes;
     try {
       fc.assert(
         fc.property(
@@ -237,7 +228,7 @@ describe('folding the session journal', () => {
         { seed: 1203, numRuns: 40 },
       );
     } finally {
-      other.close();
+      probe.close();
     }
   });
 

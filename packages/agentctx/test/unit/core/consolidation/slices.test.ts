@@ -1,9 +1,9 @@
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SLICE_PAUSE_MS, writeInSlices } from '../../../../src/core/consolidation/slices.js';
 import { openDb } from '../../../../src/storage/open.js';
 import { tempDir } from '../../../support/tmp.js';
+import { lockProbe } from '../../../support/write-lock.js';
 
 let t: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -85,17 +85,8 @@ describe('writeInSlices', () => {
     db.exec('CREATE TABLE IF NOT EXISTS w (i INTEGER)');
     const ins = db.prepare('INSERT INTO w (i) VALUES (?)');
     // another process's connection, which does not wait: it gets the lock only when it is free
-    const other = new Database(path, { timeout: 0 });
-    const takes = () => {
-      try {
-        other.prepare('BEGIN IMMEDIATE').run();
-        other.prepare('ROLLBACK').run();
-        return true;
-      } catch (err) {
-        expect((err as { code?: string }).code).toBe('SQLITE_BUSY');
-        return false;
-      }
-    };
+    const probe = lockProbe(path);
+    const takes = probe.takes;
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 60 }),
@@ -132,7 +123,7 @@ describe('writeInSlices', () => {
       ),
       { seed: 20, numRuns: 100 },
     );
-    other.close();
+    probe.close();
     db.close();
   });
 });

@@ -97,6 +97,17 @@ const matchArb = fc
 
 const id = (n: number): string => `id${String(n).padStart(4, '0')}`;
 
+/** The plan of each candidate query prepared on `db` from now on: true when it lists the namespace. */
+function spyPlans(db: Db): { plans: boolean[]; restore: () => void } {
+  const plans: boolean[] = [];
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    if (sql.includes('records_fts MATCH')) plans.push(sql.includes('AS MATERIALIZED (SELECT r.rowid'));
+    return prepare(sql);
+  }) as typeof db.prepare;
+  return { plans, restore: () => (db.prepare = prepare) };
+}
+
 describe('namespace-first candidates', () => {
   it('returns the records and relevance the usual plan returns, for any store, query and filter', () => {
     const t = tempDir();
@@ -168,12 +179,7 @@ describe('namespace-first candidates', () => {
           day: 1,
         })),
       );
-      const plans: boolean[] = [];
-      const prepare = s.db.prepare.bind(s.db);
-      s.db.prepare = ((sql: string) => {
-        if (sql.includes('records_fts MATCH')) plans.push(sql.includes('AS MATERIALIZED (SELECT r.rowid'));
-        return prepare(sql);
-      }) as typeof s.db.prepare;
+      const { plans, restore } = spyPlans(s.db);
       const opts: SearchOptions = { projectId: 'p', query: '', now: s.clock() };
       const listed = (postings: number | undefined, indexFirst = false) => {
         plans.length = 0;
@@ -196,7 +202,7 @@ describe('namespace-first candidates', () => {
       // the ids a file search keeps are not in the covering index: never listed
       expect(ftsCandidates(s.db, { ...opts, onlyIds: ['id0001'] }, '"webhook"', 1e9)).toHaveLength(1);
       expect(plans.at(-1)).toBe(false);
-      s.db.prepare = prepare;
+      restore();
     } finally {
       s.db.close();
       t.cleanup();
@@ -219,12 +225,7 @@ describe('namespace-first candidates', () => {
           day: 1,
         })),
       );
-      const plans: boolean[] = [];
-      const prepare = s.db.prepare.bind(s.db);
-      s.db.prepare = ((sql: string) => {
-        if (sql.includes('records_fts MATCH')) plans.push(sql.includes('AS MATERIALIZED (SELECT r.rowid'));
-        return prepare(sql);
-      }) as typeof s.db.prepare;
+      const { plans, restore } = spyPlans(s.db);
       const opts: SearchOptions = {
         projectId: 'p',
         query: '',
@@ -240,7 +241,7 @@ describe('namespace-first candidates', () => {
       plans.length = 0;
       expect(ftsCandidates(s.db, opts, '"webhook"').map((r) => r.id)).toEqual(rows.map((r) => r.id));
       expect(plans).toEqual([false, false]); // no count given: the joined plan
-      s.db.prepare = prepare;
+      restore();
     } finally {
       s.db.close();
       t.cleanup();

@@ -7,7 +7,7 @@
 // Usage: node scripts/bench-mcp-start.mjs --store DIR [--bin A.cjs,B.cjs] [--spawns 21] [--repo repo0]
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -89,7 +89,7 @@ console.log(`node -e 0: median ${ns.toFixed(1)} ms`);
 BINS.forEach((bin, b) => {
   const s = byBin[b];
   console.log(
-    `${bin}: spawn → initialized ${median(s.init).toFixed(1)} ms; → first ctx_search result ${median(s.first).toFixed(1)} ms (${(median(s.first) / ns).toFixed(2)}× node -e 0)`,
+    `${relative(root, bin) || bin}: spawn → initialized ${median(s.init).toFixed(1)} ms; → first ctx_search result ${median(s.first).toFixed(1)} ms (${(median(s.first) / ns).toFixed(2)}× node -e 0)`,
   );
   const marks = Object.entries(s.marks).sort((x, y) => median(x[1]) - median(y[1]));
   if (marks.length)

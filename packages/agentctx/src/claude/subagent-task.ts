@@ -1,4 +1,5 @@
 import { dirname, join } from 'node:path';
+import { sleepSync } from '../shared/sleep.js';
 import { readRegularFile, readRegularTail } from '../storage/regular-file.js';
 import { isObject, type Json } from './transcript-json.js';
 
@@ -161,8 +162,4 @@ export function subagentTask(
     if (Date.now() >= deadline || !transcriptPath) return found;
     sleepSync(POLL_MS);
   }
-}
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }

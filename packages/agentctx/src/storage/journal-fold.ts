@@ -1,6 +1,6 @@
 import { type BigIntStats, closeSync, fstatSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { sleepSync } from '../shared/sleep.js';
+import { LOCK_PAUSE_MS, sleepSync } from '../shared/sleep.js';
 import type { Db } from './open.js';
 import { readRange } from './regular-file.js';
 import { type JournalEntry, parseJournal } from './session-journal.js';
@@ -136,6 +136,11 @@ export function journalBehind(db: Db, dir: string, name: string): boolean {
   } catch {
     return false;
   }
+  return behindOf(db, name, st);
+}
+
+/** Whether the file `name`, as `st` describes it, has bytes not folded yet. */
+function behindOf(db: Db, name: string, st: BigIntStats): boolean {
   const row = db.prepare('SELECT file_id, folded_bytes FROM session_journal WHERE file = ?').get(name) as
     | { file_id: string; folded_bytes: number }
     | undefined;
@@ -148,13 +153,6 @@ export function foldJournalFile(db: Db, dir: string, name: string, opts: FoldOpt
   db.transaction(() => foldFile(db, dir, name, opts, out)).immediate();
   return out;
 }
-
-/**
- * The lock-free pause between two files' write transactions: as long as the longest sleep of
- * SQLite's busy handler in a waiter's first 178 ms, so a hook waiting for the lock wakes
- * inside it (core/consolidation/slices.ts measured the same for consolidation's slices).
- */
-const FOLD_PAUSE_MS = 25;
 
 /** What `foldAllJournals` must do with one file, read without a lock. */
 function pendingWork(
@@ -169,13 +167,13 @@ function pendingWork(
   } catch {
     return 'gone';
   }
-  if (journalBehind(db, dir, name)) return 'fold';
+  if (behindOf(db, name, st)) return 'fold';
   return removeBefore !== undefined && Number(st.mtimeMs) < removeBefore ? 'fold' : 'none';
 }
 
 /**
  * Fold every journal in `dir` (consolidation, status, dashboard): each file with something new
- * (or old enough to remove) in its own write transaction, a pause between two, and none for
+ * (or old enough to remove) in its own write transaction, LOCK_PAUSE_MS between two, and none for
  * the others. Files are independent, so nothing needs them in one transaction: folding eight
  * running sessions' journals at once held the write lock ~230 ms at 100,000 records (issue 20).
  */
@@ -197,7 +195,7 @@ export function foldAllJournals(
     const work = pendingWork(db, dir, name, removeBefore);
     if (work === 'none') out.files++;
     if (work !== 'fold') continue;
-    if (writes++ > 0) (opts.sleep ?? sleepSync)(opts.pauseMs ?? FOLD_PAUSE_MS);
+    if (writes++ > 0) (opts.sleep ?? sleepSync)(opts.pauseMs ?? LOCK_PAUSE_MS);
     db.transaction(() => foldFile(db, dir, name, opts, out)).immediate();
   }
   return out;

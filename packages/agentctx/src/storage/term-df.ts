@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { sleepSync } from '../shared/sleep.js';
+import { LOCK_PAUSE_MS, sleepSync } from '../shared/sleep.js';
 import type { QueryTerm } from './fts-query.js';
 import type { Db } from './open.js';
 
@@ -54,8 +54,7 @@ function writeBuilt(db: Db, b: Built): void {
 
 /**
  * How long one write slice of a whole copy may hold the write lock, and its most rows; the
- * lock-free pause between two slices (25 ms by default, as consolidation's slices: a process
- * sleeping in SQLite's busy handler wakes inside it) and what blocks for it (injected for tests).
+ * lock-free pause between two slices (LOCK_PAUSE_MS by default, as consolidation's slices) and what blocks for it (injected for tests).
  */
 export interface CopySlice {
   maxMs?: number;
@@ -99,7 +98,7 @@ function copyWhole(db: Db, afterSlice: () => void, slice: CopySlice): number {
     'INSERT INTO term_df (term, doc) VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET doc = excluded.doc',
   );
   const drop = db.prepare('DELETE FROM term_df WHERE term = ?');
-  const pause = () => (slice.sleep ?? sleepSync)(slice.pauseMs ?? 25);
+  const pause = () => (slice.sleep ?? sleepSync)(slice.pauseMs ?? LOCK_PAUSE_MS);
   let i = 0;
   while (i < ops.length) {
     if (i > 0) pause();

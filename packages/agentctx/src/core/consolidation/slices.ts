@@ -1,4 +1,4 @@
-import { sleepSync } from '../../shared/sleep.js';
+import { LOCK_PAUSE_MS, sleepSync } from '../../shared/sleep.js';
 import type { Db } from '../../storage/open.js';
 
 /**
@@ -20,7 +20,7 @@ import type { Db } from '../../storage/open.js';
 
 export const SLICE_MS = 15;
 export const SLICE_CAP = 2000;
-export const SLICE_PAUSE_MS = 25;
+export const SLICE_PAUSE_MS = LOCK_PAUSE_MS;
 
 export interface SliceOptions {
   maxMs?: number;

@@ -70,9 +70,7 @@ export function ftsCandidates(
   // postings are many, and only up to where the answer is known
   const listFirst = (share: number): boolean => {
     if (opts.onlyIds || postings === undefined || !(postings >= NAMESPACE_FIRST_MIN_POSTINGS)) return false;
-    return (
-      postings > share * namespaceRows(q, Math.min(Math.ceil(postings / share), Number.MAX_SAFE_INTEGER))
-    );
+    return postings > share * namespaceRows(q, Math.ceil(postings / share));
   };
   if (opts.indexFirst) {
     if (listFirst(INDEX_FIRST_SHARE)) return namespacePlan(q);

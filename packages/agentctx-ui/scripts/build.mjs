@@ -1,5 +1,5 @@
 // Builds the dashboard: the server (Hono + the agentctx core, bundled from the sibling
-// workspace's sources; better-sqlite3 stays external) and the Preact single-page app.
+// workspace's sources; SQLite is Node's own) and the Preact single-page app.
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,8 +18,8 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
-  external: ['better-sqlite3', 'sqlite-vec', '@huggingface/transformers', 'onnxruntime-node'],
+  target: 'node22',
+  external: ['sqlite-vec', '@huggingface/transformers', 'onnxruntime-node'],
   define: { __AGENTCTX_VERSION__: JSON.stringify(core.version) },
   banner: {
     js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../../agentctx/src/storage/sqlite.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningDashboard, startDashboard } from '../src/server/start.js';
 import { type Browser, chromiumPath, launch, screenshotDir } from './support/browser.js';

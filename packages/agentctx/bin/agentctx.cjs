@@ -3,12 +3,15 @@
 // bundle (the hot path: no ESM loader); `agentctx mcp` imports the MCP server; everything
 // else the CLI.
 'use strict';
-const major = Number(process.versions.node.split('.')[0]);
-if (major < 20) {
-  process.stderr.write(`agentctx needs Node.js 20 or newer; this is ${process.version}\n`);
-  process.exit(1);
-}
+// Node 22.16 is the first with everything agentctx uses of node:sqlite: FTS5 compiled in,
+// file: URIs, isTransaction, setReturnArrays and columns() (docs/ARCHITECTURE.md, "Node").
+const [major, minor] = process.versions.node.split('.').map(Number);
 const cmd = process.argv[2];
+if (major < 22 || (major === 22 && minor < 16)) {
+  process.stderr.write(`agentctx needs Node.js 22.16 or newer; this is ${process.version}\n`);
+  process.exit(cmd === 'hook' ? 0 : 1); // a hook never breaks a session
+}
+quietSqliteWarning();
 if (cmd === 'hook') {
   try {
     if (process.env.AGENTCTX_VIA === 'plugin' && initRegistered(process.argv[3])) process.exit(0);
@@ -54,8 +57,8 @@ if (cmd === 'hook') {
 }
 
 /**
- * Runs the event's hook bundle (dist/hook-<event>.cjs; dist/hook.cjs for any other name) and,
- * when the hook opens the store, dist/sqlite-driver.cjs, from a V8 code cache kept in
+ * Runs the event's hook bundle (dist/hook-<event>.cjs; dist/hook.cjs for any other name) from a
+ * V8 code cache kept in
  * `<agentctx home>/cache/`: compiling them is a few milliseconds of every hook start. A cache
  * file is named for the install's folder, the bundle's size and mtime and the Node version
  * (V8 itself checks only the source length), and written once (at exit, atomically) when
@@ -148,12 +151,8 @@ function cachedLoader() {
       base ??= require('node:module').createRequire(filename);
       return base;
     };
-    // the bundles require Node's own modules and, lazily, the SQLite driver beside them
+    // the bundles require Node's own modules and, lazily, optional packages
     const req = (id) => {
-      if (id === './sqlite-driver.cjs') {
-        const driver = load('sqlite-driver.cjs');
-        if (driver !== undefined) return driver;
-      }
       return id.startsWith('node:') ? require(id) : resolver()(id);
     };
     req.resolve = (id, options) => resolver().resolve(id, options);
@@ -226,4 +225,18 @@ function initRegistered(event) {
 
 function isDisabled(v) {
   return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+/**
+ * Node 22 announces node:sqlite as experimental on stderr the first time it is loaded. That line
+ * means nothing to a user and would land in every hook's and command's stderr: this one warning
+ * is dropped, every other is printed as usual.
+ */
+function quietSqliteWarning() {
+  const emit = process.emitWarning;
+  process.emitWarning = function emitWarning(warning, ...rest) {
+    const type = typeof rest[0] === 'string' ? rest[0] : rest[0]?.type;
+    if (type === 'ExperimentalWarning' && /\bSQLite\b/.test(String(warning?.message ?? warning))) return;
+    return emit.call(this, warning, ...rest);
+  };
 }

@@ -1,5 +1,5 @@
-// Bundles the three entry points with esbuild. better-sqlite3 (native) stays external;
-// everything else is bundled so the published package has one runtime dependency.
+// Bundles the entry points with esbuild. SQLite is Node's own (node:sqlite) and everything else
+// is bundled, so the published package has no runtime dependency.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,10 +15,10 @@ const entries = [
   { src: 'src/hook-entry.ts', format: 'cjs', out: 'dist/hook.cjs' },
   // CommonJS too: the bin runs it through the V8 code cache, as it runs the hooks (compiling the
   // ESM bundle was about 100 ms of every MCP start)
-  { src: 'src/mcp-entry.ts', format: 'cjs', out: 'dist/mcp.cjs', mcp: true },
-  // better-sqlite3's JavaScript for the hook bundles that do not carry it (SessionStart,
-  // CwdChanged, dist/hook.cjs), required only when one of them opens the store
-  { src: 'src/hooks/sqlite-driver.ts', format: 'cjs', out: 'dist/sqlite-driver.cjs', bundleSqlite: true },
+  { src: 'src/mcp-entry.ts', format: 'cjs', out: 'dist/mcp.cjs' },
+  // the SQLite driver alone, for the scripts and test helpers that open a store from plain
+  // JavaScript (benchmarks, a lock holder in another process): the same module as the bundles'
+  { src: 'src/storage/sqlite.ts', format: 'cjs', out: 'dist/sqlite.cjs' },
 ];
 const esmBanner =
   "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
@@ -56,67 +56,6 @@ const HOOK_EVENTS = (() => {
   if (names.length === 0) throw new Error('build: no HOOK_NAMES in src/hooks/event.ts');
   return names;
 })();
-// Events that always open the store carry better-sqlite3's JavaScript inside (initialised on
-// first use); the others load dist/sqlite-driver.cjs if they ever need it.
-const STORE_EVENTS = new Set([
-  'user-prompt-submit',
-  'stop',
-  'pre-compact',
-  'post-tool-use',
-  'session-end',
-  'subagent-start',
-]);
-const inlineDriver = {
-  name: 'inline-sqlite-driver',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/sqlite-driver\.cjs$/ }, () => ({
-      path: join(root, 'src/hooks/sqlite-driver.ts'),
-    }));
-  },
-};
-// In the MCP bundle, `better-sqlite3` is a stand-in that loads the driver when the store is first
-// opened (after the server answers, while the client finishes its handshake) rather than at
-// start-up, and loads it as the hooks do: better-sqlite3's JavaScript from dist/sqlite-driver.cjs
-// (one file, through the bin's code cache) and its native addon by path, skipping the `bindings`
-// lookup. Where either is missing, the installed package is required as usual.
-const lazySqlite = {
-  name: 'lazy-sqlite',
-  setup(b) {
-    b.onResolve({ filter: /^better-sqlite3$/ }, (args) =>
-      args.namespace === 'lazy-sqlite'
-        ? { path: 'better-sqlite3', external: true }
-        : { path: 'driver', namespace: 'lazy-sqlite' },
-    );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-sqlite' }, () => ({
-      contents: `
-const { existsSync } = require('node:fs');
-const { dirname, join } = require('node:path');
-let loaded;
-function load() {
-  if (loaded) return loaded;
-  let addon = null;
-  for (let d = __dirname; ; d = dirname(d)) {
-    const p = join(d, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
-    if (existsSync(p)) { addon = p; break; }
-    if (dirname(d) === d) break;
-  }
-  let ctor = null;
-  if (addon) {
-    try { const m = require('./sqlite-driver.cjs'); ctor = m.default ?? m; } catch { ctor = null; }
-  }
-  if (typeof ctor !== 'function') { ctor = require('better-sqlite3'); addon = null; }
-  loaded = { ctor, addon };
-  return loaded;
-}
-module.exports = function Database(path, opts) {
-  const { ctor, addon } = load();
-  return new ctor(path, addon && !(opts && opts.nativeBinding) ? { ...opts, nativeBinding: addon } : opts);
-};`,
-      loader: 'js',
-      resolveDir: join(root, 'dist'),
-    }));
-  },
-};
 const camel = (s) => s.replace(/-(\w)/g, (_, c) => c.toUpperCase());
 for (const event of HOOK_EVENTS) {
   entries.push({
@@ -132,14 +71,13 @@ for (const event of HOOK_EVENTS) {
     },
     format: 'cjs',
     out: `dist/hook-${event}.cjs`,
-    inlineSqlite: STORE_EVENTS.has(event),
     hook: true,
   });
 }
 
 // dist/ is not wiped first: esbuild overwrites each output whole, and tests running from
 // another shell keep a working binary while a build runs.
-for (const { src, stdin, format, out, bundleSqlite, inlineSqlite, hook, mcp } of entries) {
+for (const { src, stdin, format, out, hook } of entries) {
   if (src && !existsSync(join(root, src))) continue;
   await build({
     absWorkingDir: root,
@@ -148,14 +86,9 @@ for (const { src, stdin, format, out, bundleSqlite, inlineSqlite, hook, mcp } of
     bundle: true,
     platform: 'node',
     format,
-    target: 'node20',
-    plugins: [
-      ...(inlineSqlite ? [inlineDriver] : []),
-      ...(hook ? [lazyBuiltins] : []),
-      ...(mcp ? [lazySqlite] : []),
-    ],
+    target: 'node22',
+    plugins: hook ? [lazyBuiltins] : [],
     external: [
-      ...(bundleSqlite || inlineSqlite ? [] : ['better-sqlite3', './sqlite-driver.cjs']),
       'sqlite-vec',
       '@huggingface/transformers',
       'onnxruntime-node',

@@ -18,6 +18,7 @@ import { loadSqliteVec } from '../storage/vectors/open.js';
 import type { App } from './context.js';
 import { tryLock } from './lock.js';
 import { scrubDigests } from './scrub-digests.js';
+import { semanticPackagesDir, sqliteVecEntry } from './semantic-runtime.js';
 
 /**
  * The secret scrub over everything agentctx keeps (core/redaction/scrub.ts, scrub-files.ts):
@@ -58,7 +59,7 @@ export async function runScrub(
       ...(opts.compactAlways ? { compactAlways: true } : {}),
     });
     // a sqlite-vec row can only be dropped with the extension loaded: only when there is one to drop
-    if (store.changed_ids.length > 0 && hasSqliteVecTable(db) && (await loadSqliteVec(db)) === null)
+    if (store.changed_ids.length > 0 && hasSqliteVecTable(db) && (await loadSqliteVec(db, sqliteVecEntry(semanticPackagesDir(a.paths)))) === null)
       store.embeddings_dropped += dropSqliteVecRows(db, store.changed_ids);
     const digests = scrubDigests(a, new Set(store.changed_ids));
     const profile = scrubTextFile(join(a.paths.profile, 'profile.md'), a.redact, 'profile');

@@ -13,6 +13,8 @@ import type { Paths } from './paths.js';
 /** What `init --semantic` installs, pinned: the version the code and its tests were built for. */
 export const SEMANTIC_PACKAGES: Readonly<Record<string, string>> = Object.freeze({
   '@huggingface/transformers': '4.3.2',
+  // the vector index in C (a small prebuilt binary); without it vectors are searched in JavaScript
+  'sqlite-vec': '0.1.9',
 });
 
 export const TRANSFORMERS = '@huggingface/transformers';
@@ -45,4 +47,9 @@ export function resolveSemanticPackage(name: string, dir: string | undefined): R
   const own = createRequire(import.meta.url);
   const entry = tryResolve(own, name) ?? (tryResolve(own, `${name}/package.json`) ? name : null);
   return entry ? { entry, from: 'install' } : null;
+}
+
+/** sqlite-vec's main file, from the semantic folder or this install; null when neither has it. */
+export function sqliteVecEntry(dir: string | undefined): string | null {
+  return resolveSemanticPackage('sqlite-vec', dir)?.entry ?? null;
 }

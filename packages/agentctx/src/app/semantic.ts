@@ -7,7 +7,12 @@ import type { VectorStore } from '../storage/vectors/store.js';
 import type { Config } from './config.js';
 import type { Env } from './context.js';
 import type { Paths } from './paths.js';
-import { resolveSemanticPackage, semanticPackagesDir, TRANSFORMERS } from './semantic-runtime.js';
+import {
+  resolveSemanticPackage,
+  semanticPackagesDir,
+  sqliteVecEntry,
+  TRANSFORMERS,
+} from './semantic-runtime.js';
 
 /**
  * The semantic layer's composition (v0.2): which model, where it lives, which vector store, and
@@ -102,7 +107,7 @@ export async function openSemantic(
   }
   const present = modelPresent(sc.modelsDir, sc.model);
   try {
-    const opened = await openVectorStore(db, sc.model.dims);
+    const opened = await openVectorStore(db, sc.model.dims, 'auto', sqliteVecEntry(sc.packagesDir));
     if (opts.rebuild) forgetSignature(db);
     ensureSignature(db, opened.store, modelSignature(sc.model));
     const state: SemanticState = {

@@ -1,6 +1,6 @@
 import { vectorWorkOff } from '../app/ladder.js';
 import { packageInstalled, type SemanticConfig } from '../app/semantic.js';
-import { resolveSemanticPackage, TRANSFORMERS } from '../app/semantic-runtime.js';
+import { resolveSemanticPackage, sqliteVecEntry, TRANSFORMERS } from '../app/semantic-runtime.js';
 import { countPending } from '../core/consolidation/backfill.js';
 import { modelPresent } from '../embed/model-files.js';
 import { modelSignature } from '../embed/models.js';
@@ -19,9 +19,10 @@ export async function embeddingStatus(
 ): Promise<{ json: Record<string, unknown>; lines: string[] }> {
   const found = resolveSemanticPackage(TRANSFORMERS, sc.packagesDir);
   const runtime = found !== null;
-  const vecReason = packageInstalled('sqlite-vec')
-    ? await loadSqliteVec(db)
-    : 'sqlite-vec is not installed (optional dependency)';
+  const vecEntry = sqliteVecEntry(sc.packagesDir);
+  const vecReason = vecEntry
+    ? await loadSqliteVec(db, vecEntry)
+    : 'sqlite-vec is not installed (`agentctx init --semantic` installs it)';
   const store = vecReason === null ? 'sqlite-vec' : 'js';
   let pending = 0;
   let vectors = 0;

@@ -1,6 +1,7 @@
 import { readIncognito } from '../app/incognito.js';
 import { appendLog } from '../app/log.js';
 import { AgentctxError, errorMessage } from '../shared/errors.js';
+import { SqliteError } from '../storage/sqlite.js';
 import { damagedStore, isDamagedStore } from '../storage/store-error.js';
 import type { ToolContext } from './context.js';
 import type { ToolDef, ToolResult } from './protocol.js';
@@ -29,10 +30,10 @@ export function toToolError(thrown: unknown, storePath = 'agentctx.db'): ToolErr
     return out;
   }
   const message = errorMessage(err);
-  if (/SQLITE_BUSY|database is locked/i.test(message)) {
-    return { error: 'the store is busy; try again', code: 'busy', degraded: 'store-busy' };
-  }
-  if (/SQLITE_|database|unable to open|better-sqlite3|\.node\b/i.test(message)) {
+  // classified by type and SQLite's result code, never by the wording of a message
+  if (err instanceof SqliteError) {
+    if (err.code.startsWith('SQLITE_BUSY') || err.code.startsWith('SQLITE_LOCKED'))
+      return { error: 'the store is busy; try again', code: 'busy', degraded: 'store-busy' };
     return { error: `the store is unavailable: ${message}`, code: 'store_unavailable', degraded: 'no-store' };
   }
   return { error: `internal error: ${message}`, code: 'internal' };

@@ -4,6 +4,7 @@ import { loadEmbedder, packageInstalled, QUERY_VECTORS_HINT, semanticConfig } fr
 import type { Embedder } from '../embed/embedder.js';
 import { modelPresent } from '../embed/model-files.js';
 import { modelSignature } from '../embed/models.js';
+import { sqliteVecEntry } from '../app/semantic-runtime.js';
 import { errorMessage } from '../shared/errors.js';
 import { openVectorStore } from '../storage/vectors/open.js';
 import type { VectorStore } from '../storage/vectors/store.js';
@@ -62,7 +63,12 @@ export function startSemantic(app: App): McpSemantic {
       }[]
     ).map((r) => r.key.slice('signature:'.length));
     if (kinds.length === 0) return off(`no vectors for model ${model.name} yet (agentctx consolidate)`);
-    const opened = await openVectorStore(app.db, model.dims, kinds.includes('sqlite-vec') ? 'auto' : 'js');
+    const opened = await openVectorStore(
+      app.db,
+      model.dims,
+      kinds.includes('sqlite-vec') ? 'auto' : 'js',
+      sqliteVecEntry(sc.packagesDir),
+    );
     if (!kinds.includes(opened.store.kind) || opened.store.count() === 0)
       return off(`no vectors for model ${model.name} in the ${opened.store.kind} store`);
     const embedder = await loadEmbedder(sc);

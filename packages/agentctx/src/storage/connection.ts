@@ -4,33 +4,29 @@ import {
   existsSync,
   mkdirSync,
   openSync,
-  readFileSync,
   type Stats,
   statSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
+import { pathToFileURL } from 'node:url';
 import { syncFtsIndex } from './fts-index.js';
+import type { Db, DbOptions } from './sqlite.js';
 import { migrate, SCHEMA_VERSION } from './migrations.js';
 import { installRetirementScope } from './retirement.js';
 
 /**
- * How every agentctx connection is opened, whichever way better-sqlite3 was loaded (the CLI
- * imports it; the hooks load it lazily): private files, WAL, busy timeout, foreign keys,
- * migrations, the full-text index. No driver import here, so the hook bundle can use it
- * without loading SQLite.
+ * How every agentctx connection is opened: private files, WAL, busy timeout, foreign keys,
+ * migrations, the full-text index. The connection class is a parameter so that tests can open
+ * stores through a variant of it (test/support/no-fts5.ts); storage/open.ts passes the driver.
  */
 
-export type Db = BetterSqlite3.Database;
-/** better-sqlite3's constructor: a file path, or a Buffer holding a whole database image. */
-export type DatabaseCtor = new (path: string | Buffer, opts?: Record<string, unknown>) => Db;
+export type { Db };
+export type DatabaseCtor = new (path: string, opts?: DbOptions) => Db;
 
 export interface OpenOptions {
   /** Milliseconds a writer waits for a lock held by another process before failing. */
   busyTimeoutMs?: number;
   readonly?: boolean;
-  /** Path of better-sqlite3's native addon, when it was located without `bindings`. */
-  nativeBinding?: string | null;
   /**
    * For readers: when the store exists but cannot be opened for lack of a write (a full disk
    * or a read-only home: WAL mode creates and sizes the -shm file even to read), read an
@@ -96,7 +92,7 @@ export function openWith(Database: DatabaseCtor, path: string, opts: OpenOptions
     return openLive(Database, path, opts);
   } catch (err) {
     if (!opts.readFallback || !needsWrite(err) || !existsSync(path)) throw err;
-    return openSnapshot(Database, path, opts, err);
+    return openSnapshot(Database, path, err);
   }
 }
 
@@ -107,7 +103,7 @@ function openLive(Database: DatabaseCtor, path: string, opts: OpenOptions): Db {
   if (fresh && !opts.readonly) closeSync(openSync(path, 'a', 0o600));
   const db = new Database(path, {
     readonly: opts.readonly ?? false,
-    ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
+    timeout: opts.busyTimeoutMs ?? 10000,
   });
   try {
     // One exec for the settings (each pragma call is a statement prepared in JavaScript).
@@ -156,25 +152,18 @@ export function snapshotReason(db: Db): string | null {
 }
 
 /**
- * The store read whole into memory, read-only. In WAL mode SQLite needs a writable, sized
- * -shm file even to read, so a full disk or a read-only home stops every read; the snapshot
- * needs none. It is exact when no committed change waits in the -wal file, which is the only
- * case it is used for: with a non-empty -wal the original error stands (another process has
- * the store open, and then the -shm exists and reads rarely fail this way).
+ * The store opened read-only as an immutable file. In WAL mode SQLite needs a writable, sized
+ * -shm file even to read, so a full disk or a read-only home stops every read; an immutable
+ * open takes no lock and needs no -shm, and reads pages from the file as they are needed (no
+ * copy in memory, whatever the store's size). It is exact when no committed change waits in
+ * the -wal file, which is the only case it is used for: with a non-empty -wal the original
+ * error stands (another process has the store open, and then the -shm exists and reads rarely
+ * fail this way).
  */
-function openSnapshot(Database: DatabaseCtor, path: string, opts: OpenOptions, cause: unknown): Db {
+function openSnapshot(Database: DatabaseCtor, path: string, cause: unknown): Db {
   const wal = statSync(`${path}-wal`, { throwIfNoEntry: false });
   if (wal && wal.size > 0) throw cause;
-  const image = readFileSync(path);
-  // header bytes 18-19 say WAL (2); an in-memory copy has no WAL: read it as a rollback file
-  if (image.length >= 100 && image[18] === 2 && image[19] === 2) {
-    image[18] = 1;
-    image[19] = 1;
-  }
-  const db = new Database(image, {
-    readonly: true,
-    ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}),
-  });
+  const db = new Database(`${pathToFileURL(path).href}?immutable=1`, { readonly: true });
   db.exec('PRAGMA foreign_keys = ON;');
   snapshots.set(db, (cause as Error)?.message ?? String(cause));
   return db;

@@ -1,4 +1,4 @@
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Db, Statement } from './sqlite.js';
 
 /**
  * The full-text index over records (records_fts, its three sync triggers and the fts5vocab
@@ -15,7 +15,6 @@ import type BetterSqlite3 from 'better-sqlite3';
  * `fts5Available` decides whether FTS5 is there.
  */
 
-type Db = BetterSqlite3.Database;
 
 const TRIGGERS = ['records_fts_ai', 'records_fts_ad', 'records_fts_au'] as const;
 const OBJECTS = ['records_fts', 'records_fts_vocab', ...TRIGGERS] as const;
@@ -80,14 +79,14 @@ export function fts5ByTable(db: Db): boolean {
   }
 }
 
-const objectsQuery = new WeakMap<Db, BetterSqlite3.Statement<unknown[]>>();
+const objectsQuery = new WeakMap<Db, Statement>();
 
 /** Which of the index's objects exist in the store (whatever this connection's SQLite has). */
 function presentObjects(db: Db): Set<string> {
   let stmt = objectsQuery.get(db);
   if (!stmt) {
     stmt = db
-      .prepare<unknown[]>(
+      .prepare(
         `SELECT name FROM sqlite_master WHERE name IN (${OBJECTS.map(() => '?').join(',')})`,
       )
       .pluck();
@@ -96,7 +95,7 @@ function presentObjects(db: Db): Set<string> {
   return new Set(stmt.all(...OBJECTS) as string[]);
 }
 
-const readyQuery = new WeakMap<Db, BetterSqlite3.Statement<unknown[]>>();
+const readyQuery = new WeakMap<Db, Statement>();
 
 /**
  * Whether searches on this connection can use the FTS5 index (SPEC §8 rungs 1–3): the five
@@ -109,7 +108,7 @@ export function ftsUsable(db: Db): boolean {
   if (!stmt) {
     try {
       stmt = db
-        .prepare<unknown[]>(
+        .prepare(
           `SELECT COUNT(*) FROM sqlite_master WHERE name IN (${OBJECTS.map(() => '?').join(',')})
            AND NOT EXISTS (SELECT 1 FROM records_fts_vocab WHERE 0)`,
         )

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Db as Database } from './sqlite.js';
 
 /**
  * The store's health for `agentctx doctor`: SQLite's own integrity check and the full-text

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Db as Database } from './sqlite.js';
 
 /**
  * Versioned schema. Each entry upgrades `PRAGMA user_version` from its index to index + 1.

@@ -1,5 +1,5 @@
-import Database from 'better-sqlite3';
 import { type DatabaseCtor, type Db, type OpenOptions, openWith } from './connection.js';
+import { Db as SqliteDb } from './sqlite.js';
 
 export {
   type Db,
@@ -12,5 +12,5 @@ export {
 
 /** Open (creating if needed) the store at `path`: WAL, busy timeout, foreign keys, migrations. */
 export function openDb(path: string, opts: OpenOptions = {}): Db {
-  return openWith(Database as unknown as DatabaseCtor, path, opts);
+  return openWith(SqliteDb as DatabaseCtor, path, opts);
 }

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Db as Database } from './sqlite.js';
 import { AgentctxError, errorMessage } from '../shared/errors.js';
 import { buildMatchExpression, type QueryTerm, termKey } from './fts-query.js';
 

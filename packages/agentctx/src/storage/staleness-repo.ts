@@ -1,8 +1,7 @@
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Statement } from './sqlite.js';
 import type { StaleFile } from '../shared/stale-label.js';
 import type { Db } from './open.js';
 
-type Statement = BetterSqlite3.Statement<unknown[]>;
 
 /**
  * record_staleness (migration 11, derived): the linked files of current records that changed,

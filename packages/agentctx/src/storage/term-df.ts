@@ -1,4 +1,4 @@
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Statement } from './sqlite.js';
 import { LOCK_PAUSE_MS, sleepSync } from '../shared/sleep.js';
 import type { QueryTerm } from './fts-query.js';
 import type { Db } from './open.js';
@@ -219,7 +219,6 @@ interface Source {
   exact: Statement;
   range: Statement;
 }
-type Statement = BetterSqlite3.Statement<unknown[]>;
 
 /** A function giving a query term's document frequency (prefix terms: summed over their words). */
 export function termDfLookup(db: Db): (t: QueryTerm) => number {
@@ -237,8 +236,8 @@ export function termDfLookup(db: Db): (t: QueryTerm) => number {
 
 function source(db: Db, table: 'term_df' | 'records_fts_vocab'): Source {
   return {
-    exact: db.prepare<unknown[]>(`SELECT doc FROM ${table} WHERE term = ?`),
-    range: db.prepare<unknown[]>(
+    exact: db.prepare(`SELECT doc FROM ${table} WHERE term = ?`),
+    range: db.prepare(
       `SELECT COALESCE(SUM(doc), 0) AS n FROM ${table} WHERE term >= ? AND term < ?`,
     ),
   };

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../../src/storage/sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDigest, writeDigest } from '../../src/core/digest/digest-file.js';
 import { readRetirementCounters } from '../../src/storage/retirement.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../../src/storage/sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estimateTokens } from '../../src/shared/tokens.js';
 import { CLAUDE_BIN, claudeEnv, gitRepo, removeHomeAfterBackground, runClaude } from '../support/claude.js';

@@ -16,7 +16,7 @@ export interface DerivedSet {
   mergeCandidates: boolean;
 }
 
-function tableExists(db: import('better-sqlite3').Database, name: string): boolean {
+function tableExists(db: import('../../src/storage/sqlite.js').Db, name: string): boolean {
   return db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(name) !== undefined;
 }
 

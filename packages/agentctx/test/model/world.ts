@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../../src/storage/sqlite.js';
 import { resolveProject } from '../../src/app/project.js';
 import { type McpSession, startMcp } from '../process/mcp/client.js';
 import { BIN, isolatedEnv, spawnCollect } from '../support/cli.js';
@@ -235,7 +235,7 @@ export class World {
   }
 
   /** Read the store directly (ground truth for the checks), read-only, closed after. */
-  read<T>(fn: (db: Database.Database) => T): T {
+  read<T>(fn: (db: Database) => T): T {
     if (!existsSync(this.dbPath)) return fn(emptyDb());
     const db = new Database(this.dbPath, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
@@ -247,7 +247,7 @@ export class World {
   }
 
   /** Write the store directly (only to delete derived data, as a user may). */
-  write(fn: (db: Database.Database) => void): void {
+  write(fn: (db: Database) => void): void {
     if (!existsSync(this.dbPath)) return;
     const db = new Database(this.dbPath, { fileMustExist: true });
     db.pragma('busy_timeout = 10000');
@@ -265,9 +265,9 @@ export class World {
   }
 }
 
-let empty: Database.Database | null = null;
+let empty: Database | null = null;
 /** An in-memory store with the tables the checks read, for a world where nothing ran yet. */
-function emptyDb(): Database.Database {
+function emptyDb(): Database {
   if (!empty) {
     empty = new Database(':memory:');
     empty.exec(`CREATE TABLE records (id TEXT, project_id TEXT, type TEXT, title TEXT, body TEXT, scope TEXT,

@@ -9,7 +9,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../../src/storage/sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HookWorld, hookWorld } from '../process/hooks/helpers.js';
 import { BENCH, figure, maxOf, SEED, seeded, total } from '../support/faults.js';

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../../src/storage/sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcp } from '../process/mcp/client.js';
 import { isolatedEnv, runAgentctx, runJson } from '../support/cli.js';

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../../src/storage/sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, spawnCollect } from '../support/cli.js';
 import { fakeRepo, tempDir } from '../support/tmp.js';

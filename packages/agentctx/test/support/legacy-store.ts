@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../../src/storage/sqlite.js';
 import { MIGRATIONS } from '../../src/storage/migrations.js';
 import type { GeneratedSecret } from './secret-arbitraries.js';
 
@@ -11,7 +11,7 @@ import type { GeneratedSecret } from './secret-arbitraries.js';
  * and its WAL.
  */
 
-type Db = Database.Database;
+type Db = Database;
 
 export interface LegacyRow {
   id: string;

@@ -1,24 +1,24 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import type { DatabaseCtor } from '../../src/storage/connection.js';
+import { Db, type DbOptions } from '../../src/storage/sqlite.js';
 
 /**
- * SQLite connections without FTS5, for the tests of SPEC §8 rung 4. better-sqlite3's SQLite
- * always has FTS5 compiled in, so a small extension (no-fts5/no-fts5.c) removes the fts5 and
- * fts5vocab modules from the connection that loads it: the connection then fails every use of
- * FTS5 exactly as a SQLite built without it does. The extension is compiled once per source
- * (a C compiler is part of this project's machines: Node's native-addon toolchain) against
- * the sqlite3ext.h that better-sqlite3 ships with the SQLite it bundles.
+ * SQLite connections without FTS5, for the tests of the ladder's LIKE rung. Node's SQLite has
+ * FTS5 compiled in, so a small extension (no-fts5/no-fts5.c) removes the fts5 and fts5vocab
+ * modules from the connection that loads it: the connection then fails every use of FTS5
+ * exactly as a SQLite built without it does. The extension is compiled once per source (a C
+ * compiler is part of this project's machines: Node's native-addon toolchain) against the
+ * system's sqlite3ext.h (Debian's libsqlite3-dev; SQLITE3_INCLUDE= names another folder): the
+ * extension API only grows, so older headers serve a newer SQLite.
  *
- * In-process: `withoutFts5(Database)` is a driver whose connections load it. Child processes:
- * `noFts5Env(env)` preloads no-fts5/preload.cjs, which makes every better-sqlite3 connection of
- * the process load it, whichever way the process finds the native addon.
+ * In-process: `withoutFts5()` is a connection class whose connections load it. Child processes:
+ * `noFts5Env(env)` preloads no-fts5/preload.cjs, which makes every node:sqlite connection of the
+ * process load it.
  */
 
 const HERE = join(dirname(fileURLToPath(import.meta.url)), 'no-fts5');
@@ -27,10 +27,11 @@ const PRELOAD = join(HERE, 'preload.cjs');
 const ENTRY = 'sqlite3_nofts5_init';
 
 function sqliteHeaders(): string {
-  const pkg = createRequire(import.meta.url).resolve('better-sqlite3/package.json');
-  const dir = join(dirname(pkg), 'deps', 'sqlite3');
-  if (!existsSync(join(dir, 'sqlite3ext.h'))) throw new Error(`no sqlite3ext.h in ${dir}`);
-  return dir;
+  const dirs = [process.env.SQLITE3_INCLUDE, '/usr/include', '/usr/local/include', '/opt/homebrew/include'];
+  for (const dir of dirs) if (dir && existsSync(join(dir, 'sqlite3ext.h'))) return dir;
+  throw new Error(
+    'no sqlite3ext.h for the no-FTS5 test extension: install SQLite\'s headers (apt install libsqlite3-dev) or set SQLITE3_INCLUDE',
+  );
 }
 
 let built: string | undefined;
@@ -71,17 +72,16 @@ export function noFts5Extension(): string {
   return out;
 }
 
-/** A better-sqlite3 driver whose every connection has no FTS5. */
-export function withoutFts5(Base: typeof Database = Database): DatabaseCtor {
+/** A connection class whose every connection has no FTS5. */
+export function withoutFts5(): DatabaseCtor {
   const ext = noFts5Extension();
-  class WithoutFts5 extends Base {
-    constructor(path: string, opts?: Database.Options) {
+  class WithoutFts5 extends Db {
+    constructor(path: string, opts?: DbOptions) {
       super(path, opts);
-      // better-sqlite3 takes an entry point; its type declarations do not say so
-      (this.loadExtension as (file: string, entry: string) => unknown)(ext, ENTRY);
+      this.loadExtension(ext, ENTRY);
     }
   }
-  return WithoutFts5 as unknown as DatabaseCtor;
+  return WithoutFts5;
 }
 
 /** `env` for an agentctx child process whose SQLite connections have no FTS5. */

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../../src/storage/sqlite.js';
 import type { Db } from '../../src/storage/open.js';
 
 /**

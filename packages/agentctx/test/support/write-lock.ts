@@ -1,18 +1,19 @@
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import Database from 'better-sqlite3';
 import { expect } from 'vitest';
+import { Db as Database } from '../../src/storage/sqlite.js';
+import { PACKAGE_ROOT } from './cli.js';
 
 /**
  * Hold a write transaction (BEGIN IMMEDIATE) on the store at `dbPath` from another process for
  * `ms`, then roll it back. Resolves once the lock is held; `done` resolves when it is released.
  */
 export async function holdWriteLock(dbPath: string, ms: number): Promise<{ done: Promise<void> }> {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const driver = join(PACKAGE_ROOT, 'dist', 'sqlite.cjs');
   const code = `
-    const Database = require(${JSON.stringify(driver)});
-    const db = new Database(process.argv[1]);
+    const { Db } = require(${JSON.stringify(driver)});
+    const db = new Db(process.argv[1]);
     db.pragma('busy_timeout = 20000');
     db.exec('BEGIN IMMEDIATE');
     db.prepare("UPDATE records SET access_count = access_count + 1").run();

@@ -1,10 +1,11 @@
+import { createRequire } from 'node:module';
 import type { Db } from '../open.js';
 import { createJsVectorStore } from './js-store.js';
 import { createSqliteVecStore } from './sqlite-vec-store.js';
 import type { VectorStore, VectorStoreKind } from './store.js';
 
 /**
- * Choose and open the vector store on `db`: sqlite-vec when its optional package and platform
+ * Choose and open the vector store on `db`: sqlite-vec when its package and platform
  * binary load, the JavaScript store otherwise (SPEC §8 rung 2 keeps keyword retrieval as is;
  * the vectors still work, only slower). Never throws for a missing extension.
  */
@@ -15,13 +16,19 @@ export interface OpenedVectors {
   fallbackReason?: string;
 }
 
-/** Load sqlite-vec into `db`; the reason it cannot be loaded otherwise. */
-export async function loadSqliteVec(db: Db): Promise<string | null> {
+/**
+ * Load sqlite-vec into `db`, from `entry` (its main file, where the app found it: the agentctx
+ * home's semantic folder) or else as this install resolves it (a checkout's dev dependency);
+ * the reason it cannot be loaded otherwise.
+ */
+export async function loadSqliteVec(db: Db, entry?: string | null): Promise<string | null> {
   let mod: { load: (db: Db) => void };
   try {
-    mod = (await import('sqlite-vec')) as unknown as { load: (db: Db) => void };
+    mod = (entry ? createRequire(import.meta.url)(entry) : await import('sqlite-vec')) as {
+      load: (db: Db) => void;
+    };
   } catch {
-    return 'sqlite-vec is not installed (optional dependency)';
+    return 'sqlite-vec is not installed (`agentctx init --semantic` installs it)';
   }
   try {
     mod.load(db);
@@ -36,10 +43,11 @@ export async function openVectorStore(
   db: Db,
   dims: number,
   prefer: VectorStoreKind | 'auto' = 'auto',
+  vecEntry?: string | null,
 ): Promise<OpenedVectors> {
   if (prefer === 'js')
     return { store: createJsVectorStore(db, dims), fallbackReason: 'the JS store was requested' };
-  const reason = await loadSqliteVec(db);
+  const reason = await loadSqliteVec(db, vecEntry);
   if (reason === null) {
     try {
       return { store: createSqliteVecStore(db, dims) };

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../../../src/storage/sqlite.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, runAgentctx } from '../../support/cli.js';
 import { tempDir } from '../../support/tmp.js';

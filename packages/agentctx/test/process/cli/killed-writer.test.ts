@@ -53,7 +53,6 @@ db.transaction(() => {
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    external: ['better-sqlite3'],
     logLevel: 'error',
   });
 });

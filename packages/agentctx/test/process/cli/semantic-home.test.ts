@@ -29,9 +29,6 @@ function keywordOnlyInstall(dir: string): string {
   cpSync(join(PACKAGE_ROOT, 'bin'), join(pkg, 'bin'), { recursive: true });
   cpSync(join(PACKAGE_ROOT, 'dist'), join(pkg, 'dist'), { recursive: true });
   writeFileSync(join(pkg, 'package.json'), readFileSync(join(PACKAGE_ROOT, 'package.json')));
-  for (const dep of ['better-sqlite3', 'bindings', 'file-uri-to-path'])
-    if (existsSync(join(ROOT_MODULES, dep)))
-      symlinkSync(join(ROOT_MODULES, dep), join(pkg, 'node_modules', dep));
   return join(pkg, 'bin', 'agentctx.cjs');
 }
 

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../../../src/storage/sqlite.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLAUDE_BIN, claudeBinDir, claudeEnv, gitRepo, runClaude, waitFor } from '../../support/claude.js';
 import { BIN, runAgentctx, runJson } from '../../support/cli.js';
@@ -105,7 +105,7 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-function storeDb(): Database.Database {
+function storeDb(): Database {
   return new Database(join(ws.home, '.agentctx', 'agentctx.db'), { readonly: true });
 }
 

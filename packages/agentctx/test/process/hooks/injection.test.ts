@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { getTokenizer } from '@anthropic-ai/tokenizer';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../../../src/storage/sqlite.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolvePaths } from '../../../src/app/paths.js';
 import { resolveProject } from '../../../src/app/project.js';

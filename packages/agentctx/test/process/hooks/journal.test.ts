@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../../../src/storage/sqlite.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../../src/app/project.js';
 import { estimateTokens } from '../../../src/shared/tokens.js';

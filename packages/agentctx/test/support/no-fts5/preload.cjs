@@ -1,26 +1,23 @@
 'use strict';
 // Loaded with `node --require` (NODE_OPTIONS) into an agentctx child process by the tests of
-// the FTS5-less rung: every better-sqlite3 connection the process opens, whichever way the
-// native addon was found (the CLI's `bindings`, the hooks' direct path), loads the extension
-// named by AGENTCTX_TEST_NO_FTS5_EXTENSION right after opening, so FTS5 is genuinely missing.
-const Module = require('node:module');
-
+// the FTS5-less rung: every node:sqlite connection the process opens loads the extension named
+// by AGENTCTX_TEST_NO_FTS5_EXTENSION right after opening, so FTS5 is genuinely missing. The
+// driver (src/storage/sqlite.ts) reads DatabaseSync from the module at each open, so replacing
+// it here reaches every connection, whichever bundle opens it.
 const extension = process.env.AGENTCTX_TEST_NO_FTS5_EXTENSION;
 if (extension) {
-  const loadNative = Module._extensions['.node'];
-  Module._extensions['.node'] = function loadPatched(module, filename) {
-    loadNative.call(this, module, filename);
-    const addon = module.exports;
-    if (!/better_sqlite3\.node$/.test(filename) || !addon || typeof addon.Database !== 'function') return;
-    if (addon.Database.withoutFts5) return;
-    const Native = addon.Database;
+  const sqlite = require('node:sqlite');
+  const Native = sqlite.DatabaseSync;
+  if (!Native.withoutFts5) {
     class WithoutFts5 extends Native {
-      constructor(...args) {
-        super(...args);
+      constructor(path, opts) {
+        super(path, { ...opts, allowExtension: true });
+        this.enableLoadExtension(true);
         this.loadExtension(extension, 'sqlite3_nofts5_init');
+        this.enableLoadExtension(false);
       }
     }
     WithoutFts5.withoutFts5 = true;
-    addon.Database = WithoutFts5;
-  };
+    sqlite.DatabaseSync = WithoutFts5;
+  }
 }

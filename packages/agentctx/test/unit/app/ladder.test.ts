@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../../../src/storage/sqlite.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Config, DEFAULT_CONFIG } from '../../../src/app/config.js';
 import { degradation, degradedMarker, type LadderInput } from '../../../src/app/ladder.js';

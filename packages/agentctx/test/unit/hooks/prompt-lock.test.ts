@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../../../src/storage/sqlite.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { userPromptSubmit } from '../../../src/hooks/handlers/user-prompt-submit.js';
 import { runHandler } from '../../../src/hooks/runner.js';

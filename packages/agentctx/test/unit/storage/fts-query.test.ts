@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Db as Database } from '../../../src/storage/sqlite.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

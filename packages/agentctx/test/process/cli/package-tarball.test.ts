@@ -29,7 +29,7 @@ describe('the published tarball (npm pack --dry-run)', () => {
       'dist/cli.js',
       'dist/mcp.cjs',
       'dist/hook.cjs',
-      'dist/sqlite-driver.cjs',
+      'dist/sqlite.cjs',
       ...hookNames.map((e) => `dist/hook-${e}.cjs`),
     ];
     for (const file of bundles) expect(files.has(file), file).toBe(true);

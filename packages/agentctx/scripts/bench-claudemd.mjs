@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const Database = createRequire(import.meta.url)('better-sqlite3');
+const { Db: Database } = createRequire(import.meta.url)('../dist/sqlite.cjs');
 const store = process.argv[2];
 if (!store) throw new Error('usage: node scripts/bench-claudemd.mjs <store> [--bin path]');
 const at = process.argv.indexOf('--bin');

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../dist/sqlite.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = ['agentctx.cjs', 'agentctx.js'].map((f) => join(root, 'bin', f)).find((p) => existsSync(p));

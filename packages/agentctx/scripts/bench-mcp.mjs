@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../dist/sqlite.cjs';
 import { build } from 'esbuild';
 import { termDfAsConsolidated } from './hook-bench-store.mjs';
 
@@ -176,7 +176,6 @@ async function engineProbe(dir) {
     platform: 'node',
     format: 'esm',
     outfile: out,
-    external: ['better-sqlite3'],
     logLevel: 'error',
   });
   return import(out);

@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-// Under node_modules so that `better-sqlite3` (external) resolves from the bundle.
+// Under node_modules so that the optional packages (external) resolve from the bundle.
 const outDir = join(root, 'node_modules', '.cache', 'agentctx-bench');
 mkdirSync(outDir, { recursive: true });
 const outfile = join(outDir, `bench-${process.pid}.mjs`);
@@ -20,8 +20,8 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
-  external: ['better-sqlite3', 'sqlite-vec', '@huggingface/transformers', 'onnxruntime-node'],
+  target: 'node22',
+  external: ['sqlite-vec', '@huggingface/transformers', 'onnxruntime-node'],
   banner: {
     js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
   },

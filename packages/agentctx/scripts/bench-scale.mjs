@@ -40,7 +40,7 @@ import { benchEnv, LONG, SHORT } from './hook-bench-store.mjs';
 import { attribution, readJsonl } from './lock-attribution.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const Database = createRequire(import.meta.url)('better-sqlite3');
+const { Db: Database } = createRequire(import.meta.url)('../dist/sqlite.cjs');
 /** `--bin` measures another build (a checkout of main, for before/after figures). */
 const BIN = opt('bin', join(root, 'bin', 'agentctx.cjs'));
 const RECORDS = Number(opt('records', '100000'));

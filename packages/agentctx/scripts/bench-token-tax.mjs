@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { Db as Database } from '../dist/sqlite.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(root, 'bin', 'agentctx.cjs');

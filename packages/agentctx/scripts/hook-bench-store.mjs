@@ -17,7 +17,7 @@ import {
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const Database = require('better-sqlite3');
+const { Db: Database } = require('../dist/sqlite.cjs');
 export const BIN = join(root, 'bin', 'agentctx.cjs');
 
 // ---- a realistic store -------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // A debugging preload that times how long a process holds the store's write lock:
 //   AGENTCTX_LOCK_LOG=/tmp/holds.jsonl node -r ./scripts/lock-holds.cjs bin/agentctx.cjs consolidate
-// It wraps `run` of better-sqlite3's native statements, which every copy of the driver in the
-// process shares (the hook bundles carry their own copy of its JavaScript, not of the addon), so
+// It wraps `run` of node:sqlite's statements, which every copy of agentctx's driver in the
+// process uses (each bundle carries its own copy of src/storage/sqlite.ts), so
 // it sees each BEGIN … COMMIT/ROLLBACK and each write statement run outside a transaction (an
 // implicit transaction of its own), and appends one JSON line per hold:
 //   kind (tx:immediate, tx:deferred…, autocommit), ms (from the call of BEGIN to the end of
@@ -18,18 +18,19 @@
 // Lines are buffered and written when the process exits (or is ended by a signal), so that logging
 // does not widen the gaps between two holds. Measurement only; never loaded by agentctx.
 const { appendFileSync, openSync, readFileSync, readSync } = require('node:fs');
-const { dirname, join } = require('node:path');
 
 const log = process.env.AGENTCTX_LOCK_LOG;
 const min = Number(process.env.AGENTCTX_LOCK_MIN_MS ?? '0');
-// the addon the measured program loads (another checkout's bin has its own node_modules)
-const from = process.argv[1] ? dirname(process.argv[1]) : '.';
-const addon = require(
-  join(
-    dirname(require.resolve('better-sqlite3/package.json', { paths: [from] })),
-    'build/Release/better_sqlite3.node',
-  ),
-);
+const { DatabaseSync, StatementSync } = require('node:sqlite');
+/** The connection of each statement (node:sqlite's statements do not name theirs). */
+const owner = new WeakMap();
+const prepare = DatabaseSync.prototype.prepare;
+if (log)
+  DatabaseSync.prototype.prepare = function (...args) {
+    const stmt = prepare.apply(this, args);
+    owner.set(stmt, this);
+    return stmt;
+  };
 const proc = process.argv
   .slice(2, 4)
   .filter((a) => !a.startsWith('-'))
@@ -61,7 +62,7 @@ const where = () =>
 const shm = new Map();
 const backfilled = (db) => {
   try {
-    const name = db?.name;
+    const name = db?.location?.();
     if (!name) return undefined;
     if (!shm.has(name)) shm.set(name, openSync(`${name}-shm`, 'r'));
     const b = Buffer.alloc(4);
@@ -96,11 +97,12 @@ const END = /^(COMMIT|END|ROLLBACK)\s*(TRANSACTION)?\s*$/i;
 const QUIET = /^(SELECT|PRAGMA|SAVEPOINT|RELEASE|ROLLBACK TO|WITH\s)/i;
 /** The open transaction of each connection (keyed by its database object). */
 const open = new WeakMap();
-const keyOf = (stmt) => stmt.database ?? addon;
-const run = addon.Statement.prototype.run;
+const keyOf = (stmt) => owner.get(stmt) ?? DatabaseSync;
+const isReader = (stmt) => stmt.columns().length > 0;
+const run = StatementSync.prototype.run;
 if (log)
-  addon.Statement.prototype.run = function (...args) {
-    const sql = String(this.source ?? '').trim();
+  StatementSync.prototype.run = function (...args) {
+    const sql = String(this.sourceSQL ?? '').trim();
     const t = wall();
     const t0 = performance.now();
     const begin = BEGIN.exec(sql);
@@ -118,7 +120,7 @@ if (log)
     }
     const tx = open.get(keyOf(this));
     if (END.test(sql) && tx) {
-      const n0 = backfilled(this.database);
+      const n0 = backfilled(owner.get(this));
       const c0 = wall();
       try {
         return run.apply(this, args);
@@ -126,7 +128,7 @@ if (log)
         open.delete(keyOf(this));
         const end = wall();
         const s1 = sched();
-        const n1 = backfilled(this.database);
+        const n1 = backfilled(owner.get(this));
         const changed = tx.mode === 'immediate' || tx.mode === 'exclusive' || tx.wrote;
         if (changed)
           note({
@@ -146,10 +148,10 @@ if (log)
       }
     }
     if (tx) {
-      if (!this.reader) tx.wrote = true;
+      if (!isReader(this)) tx.wrote = true;
       return run.apply(this, args);
     }
-    if (this.reader || QUIET.test(sql)) return run.apply(this, args);
+    if (isReader(this) || QUIET.test(sql)) return run.apply(this, args);
     const s0 = sched();
     try {
       return run.apply(this, args);

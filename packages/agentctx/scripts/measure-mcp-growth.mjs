@@ -22,7 +22,7 @@ import { flag, opt, requiredStore } from './bench-args.mjs';
 import { benchEnv } from './hook-bench-store.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const Database = createRequire(import.meta.url)('better-sqlite3');
+const { Db: Database } = createRequire(import.meta.url)('../dist/sqlite.cjs');
 const STORE = requiredStore();
 const BIN = opt('bin', join(root, 'bin', 'agentctx.cjs'));
 const REPO = join(STORE, opt('repo', 'repo0'));

@@ -23,7 +23,7 @@ const PHASES = [
   ['read stdin', 'readStdin'],
   ['session file and context', 'createHookContext'],
   ['open the store', 'openHookStore'],
-  ['  load better-sqlite3', 'loadDriver'],
+  ['  the connection (node:sqlite)', 'Db'],
   ['  connection setup', 'openWith'],
   ['resolve the project', 'resolveProject'],
   ['search', 'search'],

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import type { DatabaseCtor } from '../../src/storage/connection.js';
 
 /**
- * SQLite connections without FTS5, for the tests of SPEC §8 rung 4. better-sqlite3's SQLite
+ * SQLite connections without FTS5, for the tests of CONTRACTS.md §rung-4. better-sqlite3's SQLite
  * always has FTS5 compiled in, so a small extension (no-fts5/no-fts5.c) removes the fts5 and
  * fts5vocab modules from the connection that loads it: the connection then fails every use of
  * FTS5 exactly as a SQLite built without it does. The extension is compiled once per source

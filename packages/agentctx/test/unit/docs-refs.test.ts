@@ -111,6 +111,35 @@ describe('references to docs/CONTRACTS.md', () => {
   });
 });
 
+describe('decision records (docs/decisions/)', () => {
+  const dir = join(REPO, 'docs', 'decisions');
+  const records = readdirSync(dir)
+    .filter((f) => f.endsWith('.md'))
+    .sort();
+  const architecture = readFileSync(join(REPO, 'docs', 'ARCHITECTURE.md'), 'utf8');
+
+  it('are numbered NNNN-slug.md, one number each, with no gap', () => {
+    expect(records.length).toBeGreaterThan(0);
+    records.forEach((f, i) => {
+      expect(f).toMatch(/^\d{4}-[a-z0-9]+(?:-[a-z0-9]+)*\.md$/);
+      expect(Number(f.slice(0, 4)), f).toBe(i + 1);
+    });
+  });
+
+  it('each has its number as title and the four sections, in order', () => {
+    for (const f of records) {
+      const text = readFileSync(join(dir, f), 'utf8');
+      expect(text.startsWith(`# ${f.slice(0, 4)}. `), f).toBe(true);
+      const sections = [...text.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+      expect(sections, f).toEqual(['Context', 'Decision', 'Measured', 'Rejected']);
+    }
+  });
+
+  it('each is listed in ARCHITECTURE.md', () => {
+    expect(records.filter((f) => !architecture.includes(`(decisions/${f})`))).toEqual([]);
+  });
+});
+
 describe('the reference check itself', () => {
   const anchors = new Set(['ladder', 'rung-4', 'inv-3']);
   it('accepts known anchors, with trailing punctuation', () => {

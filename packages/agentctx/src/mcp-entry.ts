@@ -51,7 +51,7 @@ serveStdio(
       send,
       unknownTool: unknownToolResult,
       onIgnored: (why) => process.stderr.write(`agentctx mcp: ignored ${why}\n`),
-      // SPEC §9 self-accounting: every tool result, success or failure
+      // CONTRACTS.md §accounting: every tool result, success or failure
       onToolResult: (result) => accountResult(ctx, result.content.map((c) => c.text).join('')),
     }),
   process.stdin,

@@ -13,7 +13,7 @@ export interface Config {
   embeddings: { enabled: boolean };
   /**
    * `queryVectors`: embed each ctx_search query in the MCP server (hybrid ranking). Off by
-   * default (SPEC §8 rung 1, Invariant 6: vectors are offline work): it keeps the embedding
+   * default (CONTRACTS.md §rung-1, §inv-6: vectors are offline work): it keeps the embedding
    * model resident in every session's MCP process (QUERY_VECTORS_MEMORY).
    */
   search: { queryVectors: boolean };

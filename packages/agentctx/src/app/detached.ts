@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { openLogFile } from './log.js';
 
 /**
- * Background work (SPEC §1: no daemon) runs as a detached `agentctx <args>` child that outlives
- * the hook which started it. The hook returns at once; the child's output goes to
+ * Background work (CONTRACTS.md §inv-1: nothing resident) runs as a detached `agentctx <args>`
+ * child that outlives the hook which started it. The hook returns at once; the child's output goes to
  * `<logs>/background.log`; its lifetime is bounded by a deadline loaded before the CLI
  * (`--import` of a tiny module) that fires whatever the child waits on, so even a hung child
  * exits. "At most one per project" is the

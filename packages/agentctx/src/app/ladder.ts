@@ -10,8 +10,8 @@ import { NO_RUNTIME, packageInstalled, type SemanticConfig, semanticConfig } fro
 import { TRANSFORMERS } from './semantic-runtime.js';
 
 /**
- * Where this install stands on the degradation ladder of SPEC §8, for `agentctx status` and
- * the `degraded` marker of the MCP server's retrieval results. Rung 1 (the default) is no
+ * Where this install stands on the degradation ladder of CONTRACTS.md §ladder, for `agentctx
+ * status` and the `degraded` marker of the MCP server's retrieval results. Rung 1 (the default) is no
  * entry; each rung below it that applies is one, with its marker and the reason in words:
  * - 2 `no-vectors`: no offline vector work (embeddings off, transformers.js or the model
  *   missing). A missing sqlite-vec alone is not rung 2 here: the JavaScript vector store does

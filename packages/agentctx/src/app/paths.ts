@@ -42,7 +42,7 @@ function safeSessionName(sessionId: string): string {
   return sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 128) || 'unknown';
 }
 
-/** The session dedup file of SPEC §4 (derived, disposable). */
+/** The session dedup file of CONTRACTS.md §dedup (derived, disposable). */
 export function sessionStatePath(paths: Paths, sessionId: string): string {
   return join(paths.tmp, `agentctx-${safeSessionName(sessionId)}.json`);
 }

@@ -12,7 +12,7 @@ export interface ProjectRef {
   mainRoot?: string;
 }
 
-/** The project a directory belongs to (SPEC §3.4). File reads only: safe on the hook path. */
+/** The project a directory belongs to (CONTRACTS.md §namespaces). File reads only: safe on the hook path. */
 export function resolveProject(cwd: string): ProjectRef {
   const repo = findRepo(cwd);
   return {

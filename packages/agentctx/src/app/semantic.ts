@@ -17,7 +17,7 @@ import {
 /**
  * The semantic layer's composition (v0.2): which model, where it lives, which vector store, and
  * — when something is off — why, in words `agentctx status` can print. Only CLI commands that
- * need vectors and the MCP server come here; the hooks never do (Invariant 6).
+ * need vectors and the MCP server come here; the hooks never do (CONTRACTS.md §inv-6).
  *
  * `AGENTCTX_EMBED_MODEL` names a known model instead of the configured tier and
  * `AGENTCTX_MODEL_PATH` points at a folder holding it (tests and benchmarks use the fixtures).

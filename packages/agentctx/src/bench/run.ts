@@ -35,7 +35,7 @@ export interface BenchReport {
 }
 
 /**
- * The key under which a store keeps one current record (SPEC §3.2, §3.5): a project's handover,
+ * The key under which a store keeps one current record (CONTRACTS.md §keyed): a project's handover,
  * a profile record per title; null for every other type.
  */
 function currentKey(r: BenchDataset['records'][number]): string | null {

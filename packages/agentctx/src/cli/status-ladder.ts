@@ -3,8 +3,8 @@ import { degradation, degradedMarker, type LadderInput } from '../app/ladder.js'
 import { QUERY_VECTORS_MEMORY } from '../app/semantic.js';
 
 /**
- * The degradation ladder's part of `agentctx status` (SPEC §8): the rung this install is on,
- * each rung below 1 that applies with its marker and reason, and whether ctx_search embeds
+ * The degradation ladder's part of `agentctx status` (CONTRACTS.md §ladder): the rung this install
+ * is on, each rung below 1 that applies with its marker and reason, and whether ctx_search embeds
  * queries (`search.queryVectors`, off by default) with what that costs in memory.
  */
 export function ladderStatus(input: LadderInput): { json: Record<string, unknown>; lines: string[] } {
@@ -19,8 +19,8 @@ export function ladderStatus(input: LadderInput): { json: Record<string, unknown
   };
   const lines = [
     marker
-      ? `ladder    rung ${rung} of SPEC §8: MCP retrieval results are marked degraded: ${marker}`
-      : 'ladder    rung 1 of SPEC §8: FTS5 keyword search, vectors offline; nothing degraded',
+      ? `ladder    rung ${rung} of 5: MCP retrieval results are marked degraded: ${marker}`
+      : 'ladder    rung 1 of 5: FTS5 keyword search, vectors offline; nothing degraded',
     ...rungs.map((r) => `          rung ${r.rung} ${r.marker}: ${r.reason}`),
     queryVectors
       ? `ctx_search hybrid: query-time vectors on (search.queryVectors; ${QUERY_VECTORS_MEMORY})`

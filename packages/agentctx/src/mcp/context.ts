@@ -23,9 +23,9 @@ export interface ToolContext {
 const LADDER_TTL_MS = 10_000;
 
 /**
- * The `degraded` marker of SPEC §8 that retrieval results carry below rung 1 (app/ladder.ts),
- * read at most every LADDER_TTL_MS. A search that fell further (like-search, pinned-only)
- * reports its own rung instead.
+ * The `degraded` marker of CONTRACTS.md §ladder that retrieval results carry below rung 1
+ * (app/ladder.ts), read at most every LADDER_TTL_MS. A search that fell further (like-search,
+ * pinned-only) reports its own rung instead.
  */
 export function ladderMarker(ctx: ToolContext): RungMarker | undefined {
   const now = Date.now();
@@ -50,7 +50,7 @@ export function sessionIdFromEnv(env: Record<string, string | undefined>): strin
   return id ? id.slice(0, 200) : null;
 }
 
-/** SPEC §9 self-accounting: add what a tool result costs the context window to the session. */
+/** CONTRACTS.md §accounting: add what a tool result costs the context window to the session. */
 export function accountResult(ctx: ToolContext, text: string): void {
   if (!ctx.sessionId) return;
   try {

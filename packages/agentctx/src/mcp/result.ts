@@ -9,7 +9,8 @@ import { checkObject, type Infer, objectSchema, type Shape } from './schema.js';
 
 /**
  * The MCP boundary: every tool answers with one JSON text block. A failure is the structured
- * `{error, degraded?}` of SPEC §5 with `isError: true`; nothing raw reaches the channel.
+ * `{error, degraded?}` of CONTRACTS.md §mcp-errors with `isError: true`; nothing raw reaches the
+ * channel.
  */
 
 export type Json = Record<string, unknown>;

@@ -11,7 +11,7 @@ import type { VectorStore } from '../storage/vectors/store.js';
 
 /**
  * The MCP server's embedder for query-time vectors, an opt-in (`search.queryVectors`): by
- * default vectors are offline work only (SPEC §8 rung 1, Invariant 6) and nothing here loads,
+ * default vectors are offline work only (CONTRACTS.md §rung-1, §inv-6) and nothing here loads,
  * so the embedding runtime never enters the process. When turned on, it loads in the
  * background once the server is up: `ctx_search` never waits for it. Until it is ready — and
  * for good when embeddings are off, the runtime or the model is missing, no vectors exist for

@@ -13,7 +13,7 @@ const INSTRUCTIONS = `agentctx holds this project's context from earlier session
 
 export const SERVER_INFO: ServerInfo = { name: 'agentctx', version: VERSION, instructions: INSTRUCTIONS };
 
-/** The seven tools of SPEC §5, exactly. */
+/** The seven tools of CONTRACTS.md §mcp, exactly. */
 export function createTools(ctx: ToolContext): ToolDef[] {
   const tools: ToolDef[] = [];
   registerSearch(tools, ctx);

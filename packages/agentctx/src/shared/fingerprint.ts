@@ -1,7 +1,7 @@
 /**
- * What a file was when a record was linked to it, in a few bytes (SPEC §3.1 file anchors): a
- * 64-bit content hash (FNV-1a, twice: change detection, not security), its line count, and a
- * bottom-k sketch of its distinct lines, from which the share of lines changed since can be
+ * What a file was when a record was linked to it, in a few bytes (CONTRACTS.md §schema file
+ * anchors): a 64-bit content hash (FNV-1a, twice: change detection, not security), its line count,
+ * and a bottom-k sketch of its distinct lines, from which the share of lines changed since can be
  * estimated without keeping the old text. Pure: the caller reads the file.
  */
 

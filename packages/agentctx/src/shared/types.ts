@@ -18,7 +18,7 @@ export type Scope = (typeof SCOPES)[number];
 export const SOURCES = ['llm_extraction', 'hook_observation', 'mcp_tool', 'cli', 'import'] as const;
 export type Source = (typeof SOURCES)[number];
 
-/** The reserved namespace of the developer's global profile (SPEC §3.4). */
+/** The reserved namespace of the developer's global profile (CONTRACTS.md §namespaces). */
 export const GLOBAL_PROJECT = '_global';
 
 export const TITLE_MAX = 120;

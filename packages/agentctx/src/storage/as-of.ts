@@ -3,7 +3,7 @@ import type { Db } from './open.js';
 import { supersessionChain } from './records-repo.js';
 
 /**
- * History queries (SPEC §3.5, v0.3) on the bi-temporal columns. A record is valid at `asOf`
+ * History queries (CONTRACTS.md §history) on the bi-temporal columns. A record is valid at `asOf`
  * when it became true by then (`valid_from ≤ asOf`) and was not yet replaced: its validity ends
  * at its successor's `valid_from` (a teammate's change imported later still ended it when it
  * happened), or at `superseded_at` for a record closed without one. `knownAt` adds the second

@@ -2,7 +2,7 @@ import type { ContextRecord } from '../shared/types.js';
 import type { Db } from './open.js';
 
 /**
- * Bugfix stubs (SPEC §3.2): the `bugfix` records PostToolUse capture writes for a failing
+ * Bugfix stubs (CONTRACTS.md §types): the `bugfix` records PostToolUse capture writes for a failing
  * command (`source = hook_observation`), before extraction enriches them with cause and fix.
  */
 

@@ -18,8 +18,9 @@ export function recordChangeMark(db: Db): string | null {
 }
 
 /**
- * A digest of the project's non-zero drift scores: a derived column anyone may clear (SPEC §7),
- * so a rerun reuses the last drift result only while the scores it wrote are still there.
+ * A digest of the project's non-zero drift scores: a derived column anyone may clear (CONTRACTS.md
+ * §stored-derived), so a rerun reuses the last drift result only while the scores it wrote are
+ * still there.
  */
 export function driftScoresDigest(db: Db, projectId: string): string {
   const rows = db

@@ -112,13 +112,15 @@ function openLive(Database: DatabaseCtor, path: string, opts: OpenOptions): Db {
     db.exec(
       `PRAGMA busy_timeout = ${Math.trunc(opts.busyTimeoutMs ?? 10000)}; PRAGMA foreign_keys = ON; PRAGMA mmap_size = ${MMAP_BYTES};${opts.readonly ? '' : ' PRAGMA synchronous = NORMAL;'}`,
     );
-    // every transaction counts the retirements it commits (Invariant 3; storage/retirement.ts)
+    // every transaction counts the retirements it commits (CONTRACTS.md §inv-3;
+    // storage/retirement.ts)
     installRetirementScope(db);
     if (!opts.readonly && (fresh || db.pragma('journal_mode', { simple: true }) !== 'wal'))
       db.pragma('journal_mode = WAL');
     if (!opts.readonly) {
       if ((db.pragma('user_version', { simple: true }) as number) < SCHEMA_VERSION) migrate(db);
-      // the full-text index where this SQLite has FTS5, paused where it has not (SPEC §8 rung 4)
+      // the full-text index where this SQLite has FTS5, paused where it has not (CONTRACTS.md
+      // §rung-4)
       syncFtsIndex(db);
     }
   } catch (err) {

@@ -2,8 +2,8 @@ import type { Db, Statement } from './sqlite.js';
 
 /**
  * The full-text index over records (records_fts, its three sync triggers and the fts5vocab
- * table), kept out of the migrations because it exists only where SQLite has FTS5 (SPEC §8
- * rung 4). Every writable connection runs `syncFtsIndex` after migrating:
+ * table), kept out of the migrations because it exists only where SQLite has FTS5
+ * (CONTRACTS.md §rung-4). Every writable connection runs `syncFtsIndex` after migrating:
  * - FTS5 present, index complete (the usual case): one query, nothing else;
  * - FTS5 present, index missing or its triggers gone: the missing parts are created and the
  *   index is rebuilt from the records (a store made, or written, without FTS5);
@@ -98,8 +98,8 @@ function presentObjects(db: Db): Set<string> {
 const readyQuery = new WeakMap<Db, Statement>();
 
 /**
- * Whether searches on this connection can use the FTS5 index (SPEC §8 rungs 1–3): the five
- * objects exist and FTS5 is there. One statement, prepared once per connection: preparing it
+ * Whether searches on this connection can use the FTS5 index (CONTRACTS.md §ladder, rungs 1 to 3):
+ * the five objects exist and FTS5 is there. One statement, prepared once per connection: preparing it
  * connects to the fts5vocab table, which fails where the module is missing (the hook's hot path
  * pays for nothing more).
  */

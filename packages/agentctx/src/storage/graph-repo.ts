@@ -1,7 +1,7 @@
 import type { Db } from './open.js';
 
 /**
- * Graph adjacency (SPEC §3.1, ADR-014). `nodes.name` is UNIQUE across the whole file, so the
+ * Graph adjacency (CONTRACTS.md §schema). `nodes.name` is UNIQUE across the whole file, so the
  * stored name is qualified by project and kind — `<project_id>:<kind>:<value>` — and the same
  * path in two projects gives two nodes.
  */

@@ -4,13 +4,13 @@ import type { Db as Database } from './sqlite.js';
  * Versioned schema. Each entry upgrades `PRAGMA user_version` from its index to index + 1.
  * Never edit a migration that has shipped: append a new one.
  *
- * One exception, made so that a SQLite without FTS5 can open a store (SPEC §8 rung 4): the
+ * One exception, made so that a SQLite without FTS5 can open a store (CONTRACTS.md §rung-4): the
  * full-text index (records_fts, its triggers and records_fts_vocab) left migration 1 for
  * storage/fts-index.ts, which creates it after the migrations on every connection whose SQLite
  * has FTS5. A store made before holds the same objects, so every store ends with one schema.
  */
 export const MIGRATIONS: readonly string[] = [
-  // 1: the schema of SPEC §3.1 (its FTS5 index: storage/fts-index.ts)
+  // 1: the schema of CONTRACTS.md §schema (its FTS5 index: storage/fts-index.ts)
   `
   CREATE TABLE records (
     id              TEXT PRIMARY KEY,
@@ -65,8 +65,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX nodes_project ON nodes(project_id, kind);
   CREATE INDEX sessions_project ON sessions(project_id, started_at);
   `,
-  // 2: consolidation bookkeeping (derived, SPEC §7): near-duplicate merge candidates found by the
-  // duplicate scan (never merged silently), and the last consolidation run of each project.
+  // 2: consolidation bookkeeping (derived, CONTRACTS.md §stored-derived): near-duplicate merge
+  // candidates found by the duplicate scan (never merged silently), and the last consolidation run
+  // of each project.
   `
   CREATE TABLE merge_candidates (
     project_id  TEXT NOT NULL,
@@ -102,9 +103,10 @@ export const MIGRATIONS: readonly string[] = [
     usd  REAL NOT NULL DEFAULT 0
   );
   `,
-  // 4: the semantic layer (derived, SPEC §7). Vectors of the JavaScript fallback store (the
-  // sqlite-vec table records_vec is created at run time, only where the extension loads), and
-  // which model produced the stored vectors plus the vector near-duplicate scan's watermarks.
+  // 4: the semantic layer (derived, CONTRACTS.md §stored-derived). Vectors of the JavaScript
+  // fallback store (the sqlite-vec table records_vec is created at run time, only where the
+  // extension loads), and which model produced the stored vectors plus the vector near-duplicate
+  // scan's watermarks.
   `
   CREATE TABLE records_vec_js (
     record_id TEXT PRIMARY KEY,
@@ -128,10 +130,10 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
-  // 6: the developer's "keep these two apart" answers to merge candidates (stored, SPEC §7): a
-  // decision, kept apart from the derived merge_candidates so that rebuilding the candidates never
-  // proposes a dismissed pair again. The pair is ordered as merge_candidates orders it (older
-  // record first). Dismissals made before this migration are carried over.
+  // 6: the developer's "keep these two apart" answers to merge candidates (stored, CONTRACTS.md
+  // §stored-derived): a decision, kept apart from the derived merge_candidates so that rebuilding
+  // the candidates never proposes a dismissed pair again. The pair is ordered as merge_candidates
+  // orders it (older record first). Dismissals made before this migration are carried over.
   `
   CREATE TABLE merge_dismissals (
     project_id   TEXT NOT NULL,
@@ -146,10 +148,10 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 7: invariants the database keeps itself.
   // (a) One current handover per project, one current profile record per key (its title)
-  // (SPEC §3.2, §3.5): stores written before this have duplicates closed first, the newest
+  // (CONTRACTS.md §keyed): stores written before this have duplicates closed first, the newest
   // (the one the digest shows) kept and named as their successor, then partial unique indexes.
-  // (b) Retirement counting (Invariant 3, storage/retirement.ts): retiring or deleting a current
-  // record of a type the SessionStart digest can show calls agentctx_retiring(), which every
+  // (b) Retirement counting (CONTRACTS.md §inv-3, storage/retirement.ts): retiring or deleting a
+  // current record of a type the SessionStart digest can show calls agentctx_retiring(), which every
   // agentctx connection defines. (Discoveries and bug fixes, retired after every test run, are
   // never in the digest; a test fails if the digest shows a type these triggers leave out.)
   `
@@ -203,13 +205,13 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   ALTER TABLE sessions ADD COLUMN cwd TEXT;
   `,
-  // 9: team context through git (stored, SPEC §2.4, §7; storage/team-repo.ts). team_links ties a
-  // block id of <repo>/.agentctx/context.md to a supersession chain of this store (record_id is
-  // a record of the chain: its current head is found through superseded_by, so a promoted chain
-  // stays promoted when superseded), with the block's hash as last exported or imported and the
-  // developer's "promote" answer; shown_valid_from, an earlier valid_from another clone gave the
-  // same text (the file shows the earliest, so two clones write the same marker). team_sync holds
-  // the file's hash at the last export or import.
+  // 9: team context through git (stored, CONTRACTS.md §files, §stored-derived;
+  // storage/team-repo.ts). team_links ties a block id of <repo>/.agentctx/context.md to a
+  // supersession chain of this store (record_id is a record of the chain: its current head is found
+  // through superseded_by, so a promoted chain stays promoted when superseded), with the block's
+  // hash as last exported or imported and the developer's "promote" answer; shown_valid_from, an
+  // earlier valid_from another clone gave the same text (the file shows the earliest, so two clones
+  // write the same marker). team_sync holds the file's hash at the last export or import.
   `
   CREATE TABLE team_links (
     project_id TEXT NOT NULL,

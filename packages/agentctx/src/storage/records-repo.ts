@@ -59,8 +59,8 @@ export function linkSuccessor(db: Db, oldId: string, newId: string): void {
 }
 
 /**
- * The current records a new one replaces by rule (SPEC §3.5): the handover of its project, or
- * the profile record of its key (the title) in its project. Empty for other types.
+ * The current records a new one replaces by rule (CONTRACTS.md §keyed): the handover of its
+ * project, or the profile record of its key (the title) in its project. Empty for other types.
  */
 export function currentKeyed(db: Db, namespace: string, type: string, title: string): ContextRecord[] {
   if (type === 'handover') {

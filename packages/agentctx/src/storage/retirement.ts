@@ -3,7 +3,7 @@ import type { Db } from './connection.js';
 
 /**
  * The retirement counters: how a reader that does not open the store (the SessionStart hook)
- * knows whether anything was retired since a digest was composed (Invariant 3).
+ * knows whether anything was retired since a digest was composed (CONTRACTS.md §inv-3).
  *
  * Two append-only files beside the store, `<store>.retire-begun` and `<store>.retire-done`; each
  * counter is the file's size. A transaction that retires records (supersedes, closes or deletes
@@ -13,10 +13,10 @@ import type { Db } from './connection.js';
  * There is one choke point, so no write path can forget it: a trigger on `records` (migration 7)
  * calls `agentctx_retiring()` whenever a current record of a type the digest can show is
  * retired or deleted; this module registers that function on every connection
- * (storage/connection.ts) and wraps the connection's `transaction()`. The function appends to `begun` (once per transaction) and
- * throws when no transaction of ours is open, so a retirement in an autocommit statement or a
- * hand-written BEGIN fails instead of going uncounted; the wrapper appends to `done` when the
- * outermost transaction has ended.
+ * (storage/connection.ts) and wraps the connection's `transaction()`. The function appends to
+ * `begun` (once per transaction) and throws when no transaction of ours is open, so a retirement in
+ * an autocommit statement or a hand-written BEGIN fails instead of going uncounted; the wrapper
+ * appends to `done` when the outermost transaction has ended.
  */
 
 export const RETIRING_FUNCTION = 'agentctx_retiring';
@@ -88,7 +88,8 @@ export function installRetirementScope(db: Db): void {
     return null;
   });
   const scope: RetirementScope = {
-    // A transaction opened inside someone else's BEGIN is not ours to count: the function throws there.
+    // A transaction opened inside someone else's BEGIN is not ours to count: the function throws
+    // there.
     enter() {
       if (state.depth === 0 && db.inTransaction) return false;
       state.depth++;

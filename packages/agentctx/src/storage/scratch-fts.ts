@@ -33,7 +33,7 @@ export function createScratchIndex(docs: readonly ScratchDoc[]): ScratchIndex {
     db.exec('CREATE VIRTUAL TABLE doc USING fts5(text)');
   } catch (err) {
     db.close();
-    // SPEC §8 rung 4: no passage index to measure coverage with
+    // CONTRACTS.md §rung-4: no passage index to measure coverage with
     throw new AgentctxError(
       'fts5_unavailable',
       `this SQLite has no FTS5, which the passage index of the CLAUDE.md check needs (${errorMessage(err)})`,

@@ -2,9 +2,9 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } f
 import { dirname } from 'node:path';
 
 /**
- * The session journal: stored session metadata (SPEC §7) written on the hooks' hot path
- * without the database. One file per session under `<home>/journal/`, one JSON object a line,
- * appended with O_APPEND: a line is one small write(2), so lines from concurrent hooks never
+ * The session journal: stored session metadata (CONTRACTS.md §stored-derived) written on the hooks'
+ * hot path without the database. One file per session under `<home>/journal/`, one JSON object a
+ * line, appended with O_APPEND: a line is one small write(2), so lines from concurrent hooks never
  * interleave and none is lost, and no hook waits for the store's write lock. Stop, SessionEnd,
  * consolidation and the readers of token counts fold the lines into the `sessions` table
  * (storage/journal-fold.ts), remembering how many bytes of each file they have folded.

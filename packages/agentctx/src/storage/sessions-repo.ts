@@ -45,7 +45,7 @@ export function touchSession(db: Db, sessionId: string, projectId: string, at: s
   ).run(sessionId, projectId, at);
 }
 
-/** Self-accounting (SPEC §9): add an injection's token estimate to its session. */
+/** Self-accounting (CONTRACTS.md §accounting): add an injection's token estimate to its session. */
 export function addInjectedTokens(
   db: Db,
   sessionId: string,

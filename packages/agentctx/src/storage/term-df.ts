@@ -12,7 +12,7 @@ import type { Db } from './open.js';
  * written since (rowid past the mark), counted by a temporary FTS5 table with the index's own
  * columns and tokenizer: the same words, the same counts, at the cost of the new records only.
  * Without the mark (first run, after a delete or a rewrite, or a deleted copy) the copy is made
- * whole from fts5vocab. After a run the copy equals fts5vocab (Invariant 7: deleting it and
+ * whole from fts5vocab. After a run the copy equals fts5vocab (CONTRACTS.md §inv-7: deleting it and
  * consolidating changes no search). Between runs, lookups fall back to fts5vocab for words the
  * copy does not hold, so nothing indexed is ever counted as absent; counts of older words may
  * lag by the records written since the last run: they only weigh terms.
@@ -54,7 +54,8 @@ function writeBuilt(db: Db, b: Built): void {
 
 /**
  * How long one write slice of a whole copy may hold the write lock, and its most rows; the
- * lock-free pause between two slices (LOCK_PAUSE_MS by default, as consolidation's slices) and what blocks for it (injected for tests).
+ * lock-free pause between two slices (LOCK_PAUSE_MS by default, as consolidation's slices) and what
+ * blocks for it (injected for tests).
  */
 export interface CopySlice {
   maxMs?: number;

@@ -5,33 +5,36 @@
  *   AGENTCTX_MODEL_SKIP=session-start-current,keyed-unique   check everything else
  *   AGENTCTX_MODEL_ONLY=budget-prompt                         check this one only
  *
- * `SKIPPED_BY_DEFAULT` below is the same list in code (the properties a known, unfixed defect breaks).
+ * `SKIPPED_BY_DEFAULT` below is the same list in code (the properties a known, unfixed defect
+ * breaks).
  */
 
 export const PROPERTIES = {
   'superseded-hidden':
-    'no default read path (search, export, show, ctx_search, ctx_get, ctx_related, prompt injection, dashboard) shows a superseded or deleted record (Invariant 3)',
+    'no default read path (search, export, show, ctx_search, ctx_get, ctx_related, prompt injection, dashboard) shows a superseded or deleted record (CONTRACTS.md §inv-3)',
   'session-start-current':
     'the SessionStart injection shows no superseded or deleted record, whatever wrote last (issue 14 #1)',
   'keyed-unique':
-    'at most one current handover per project and one current profile record per key, on every write path (§3.2, §3.5; issue 14 #2)',
-  'namespace-reads': 'nothing of project B is visible from project A: ids, text, current heads (§3.4)',
+    'at most one current handover per project and one current profile record per key, on every write path (CONTRACTS.md §keyed; issue 14 #2)',
+  'namespace-reads':
+    'nothing of project B is visible from project A: ids, text, current heads (CONTRACTS.md §namespaces)',
   'namespace-writes':
-    'no write of project A changes project B, and a supersession never crosses namespaces (§3.4; issue 14 #3)',
+    'no write of project A changes project B, and a supersession never crosses namespaces (CONTRACTS.md §namespaces; issue 14 #3)',
   'budget-session-start':
-    'SessionStart ≤ 1,500 tokens (@anthropic-ai/tokenizer) and ≤ 8,000 characters, whatever the digest files say (Invariant 2; issue 14 #5)',
-  'budget-prompt': 'prompt injection ≤ 2,000 tokens, ≤ 8,000 characters, ≤ 3 records (Invariant 2, §9)',
+    'SessionStart ≤ 1,500 tokens (@anthropic-ai/tokenizer) and ≤ 8,000 characters, whatever the digest files say (CONTRACTS.md §inv-2; issue 14 #5)',
+  'budget-prompt':
+    'prompt injection ≤ 2,000 tokens, ≤ 8,000 characters, ≤ 3 records (CONTRACTS.md §inv-2, §budgets)',
   'model-agreement':
-    'writes succeed or fail as the specification says, and read paths list exactly the current records the model expects',
+    'writes succeed or fail as CONTRACTS.md says, and read paths list exactly the current records the model expects',
   'hooks-safe': 'every hook exits 0 and prints nothing or one JSON object',
   'rebuild-equal':
-    'Invariant 7: deleting digests, scores, drift scores, embeddings, the profile export and code caches, then `agentctx consolidate`, leaves every read output as it was',
+    'CONTRACTS.md §inv-7: deleting digests, scores, drift scores, embeddings, the profile export and code caches, then `agentctx consolidate`, leaves every read output as it was',
   'rebuild-term-counts':
-    'Invariant 7 for the term counts (term_df): deleting them and consolidating leaves every search and injection as it was',
+    'CONTRACTS.md §inv-7 for the term counts (term_df): deleting them and consolidating leaves every search and injection as it was',
   'rebuild-sessions':
-    'Invariant 7 for the session files in TMPDIR: deleting them loses no injected-token count (issue 14 #4)',
+    'CONTRACTS.md §inv-7 for the session files in TMPDIR: deleting them loses no injected-token count (issue 14 #4)',
   'rebuild-merge-candidates':
-    'Invariant 7 for merge candidates: deleting them (and the scan watermark) and consolidating gives the same list, dismissals kept (issue 14 #8)',
+    'CONTRACTS.md §inv-7 for merge candidates: deleting them (and the scan watermark) and consolidating gives the same list, dismissals kept (issue 14 #8)',
 } as const;
 
 export type Property = keyof typeof PROPERTIES;

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import type { World } from './world.js';
 
 /**
- * Delete what SPEC §7 calls derived (rebuildable caches), as a user clearing caches would:
- * digests and their side files, scores, drift scores, exact-duplicate keys, embeddings and the vector tables, the
- * profile export, hook code caches; and (each switchable, as known defects wait on them) the term
- * counts, the session dedup files in TMPDIR and the merge candidates with their scan watermark.
- * Stored data is left alone: records and their stored columns, access counts (a record of
- * reads, not recomputable), sessions, graph, extraction state and costs.
+ * Delete what CONTRACTS.md §stored-derived calls derived (rebuildable caches), as a user clearing
+ * caches would: digests and their side files, scores, drift scores, exact-duplicate keys,
+ * embeddings and the vector tables, the profile export, hook code caches; and (each switchable, as
+ * known defects wait on them) the term counts, the session dedup files in TMPDIR and the merge
+ * candidates with their scan watermark. Stored data is left alone: records and their stored
+ * columns, access counts (a record of reads, not recomputable), sessions, graph, extraction state
+ * and costs.
  */
 export interface DerivedSet {
   termCounts: boolean;

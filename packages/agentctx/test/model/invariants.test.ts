@@ -15,7 +15,7 @@ import { World } from './world.js';
  * points (the built CLI, hook processes with real payloads, the MCP server over stdio, the
  * dashboard's API, extraction against the fake Messages API), across two projects and the
  * global scope, checked against a reference model and the store after every step on every
- * default read path; at the end of each sequence, Invariant 7 (delete everything derived,
+ * default read path; at the end of each sequence, CONTRACTS.md §inv-7 (delete everything derived,
  * rebuild, compare every output). See README.md beside this file for how to run it and read
  * its reports.
  *
@@ -38,7 +38,7 @@ afterAll(async () => {
   freeTokenizer();
 });
 
-describe('the specification holds on every path, whatever the sequence (model-based)', () => {
+describe('the contracts hold on every path, whatever the sequence (model-based)', () => {
   it(
     'no stale or foreign record on any read path, keyed records unique, budgets kept, derived data rebuildable',
     async () => {

@@ -4,7 +4,7 @@ import type { ProjectKey } from './world.js';
 
 /**
  * The reference model: which records exist, in which namespace, and which are current. The
- * model predicts the outcome of every write the test issues (the specification's semantics);
+ * model predicts the outcome of every write the test issues (the semantics CONTRACTS.md states);
  * records it did not author (rule handovers, profile facts, observation stubs) it learns from
  * the store after each step. `why` names the property whose rule the predicted state rests on,
  * so a disagreement with the store is reported as a violation of that property.
@@ -89,7 +89,7 @@ export class Model {
     r.why = why;
   }
 
-  /** The keyed rule (§3.5): one current handover per project, one current profile record per key. */
+  /** CONTRACTS.md §keyed: one current handover per project, one current profile record per key. */
   applyKeyedRule(newRec: MRecord): void {
     if (newRec.type !== 'handover' && newRec.type !== 'profile') return;
     for (const r of this.records.values()) {

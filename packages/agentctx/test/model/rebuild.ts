@@ -8,8 +8,8 @@ import { ULID } from './truth-sets.js';
 import { PROJECTS, World } from './world.js';
 
 /**
- * Invariant 7, end to end. The world is copied twice at one virtual instant; in the second copy
- * every derived artefact is deleted. Both copies then run the documented rebuild (`agentctx
+ * CONTRACTS.md §inv-7, end to end. The world is copied twice at one virtual instant; in the second
+ * copy every derived artefact is deleted. Both copies then run the documented rebuild (`agentctx
  * consolidate` in each project) and every read path, with the clock in tick mode, so that the
  * two runs see identical times. Every output must be equal. Read outputs with side effects
  * (ctx_get counts an access, SessionEnd flushes the session's counts) are fine: each copy

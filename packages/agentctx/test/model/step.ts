@@ -95,7 +95,7 @@ export interface Outcome {
   raw: string;
 }
 
-/** What the specification says a write must do. */
+/** What CONTRACTS.md says a write must do. */
 export type Expectation = { ok: true } | { ok: false; why: Property; reason: string };
 
 /**

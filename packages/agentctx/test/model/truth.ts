@@ -3,7 +3,7 @@ import { expectThat } from './config.js';
 import type { Model, Ns } from './model.js';
 import type { ProjectKey, World } from './world.js';
 
-/** The stored columns of a record (ground truth, SPEC §7): derived ones are left out. */
+/** The stored columns of a record (ground truth, CONTRACTS.md §stored-derived): derived ones are left out. */
 export type Row = Pick<
   ContextRecord,
   | 'id'

@@ -64,7 +64,7 @@ export const anyOp: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('unline' as const), file: ix(3), i: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('rmfile' as const), file: ix(3) }) },
-  // derived data cleared (SPEC §7), and the change counter's row lost
+  // derived data cleared (CONTRACTS.md §stored-derived), and the change counter's row lost
   { weight: 1, arbitrary: fc.constantFrom({ op: 'clearScores' as const }, { op: 'dropCounter' as const }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('stateOld' as const), i: fc.nat() }) },
   {

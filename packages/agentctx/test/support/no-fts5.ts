@@ -8,7 +8,7 @@ import type { DatabaseCtor } from '../../src/storage/connection.js';
 import { Db, type DbOptions } from '../../src/storage/sqlite.js';
 
 /**
- * SQLite connections without FTS5, for the tests of the ladder's LIKE rung. Node's SQLite has
+ * SQLite connections without FTS5, for the tests of CONTRACTS.md §rung-4. Node's SQLite has
  * FTS5 compiled in, so a small extension (no-fts5/no-fts5.c) removes the fts5 and fts5vocab
  * modules from the connection that loads it: the connection then fails every use of FTS5
  * exactly as a SQLite built without it does. The extension is compiled once per source (a C

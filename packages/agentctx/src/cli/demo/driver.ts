@@ -162,7 +162,7 @@ export function storedRecords(world: DemoWorld): StoredRecord[] {
   }
 }
 
-/** Tokens the store accounted to each demo session (SPEC §9 self-accounting). */
+/** Tokens the store accounted to each demo session (CONTRACTS.md §accounting). */
 export function sessionTokens(world: DemoWorld): { session_id: string; tokens_injected: number }[] {
   if (!existsSync(join(world.home, 'agentctx.db'))) return [];
   const app = createApp({ cwd: world.repo, env: world.env });

@@ -1,7 +1,7 @@
 /**
- * Pure pattern matching over tool calls for deterministic capture (SPEC §7): which file a
- * writing tool touched, whether a shell command failed with a recognisable error, what a test
- * run reported, and which git operation ran. No I/O here; `observe.ts` applies the results.
+ * Pure pattern matching over tool calls for deterministic capture (CONTRACTS.md §stored-derived):
+ * which file a writing tool touched, whether a shell command failed with a recognisable error, what
+ * a test run reported, and which git operation ran. No I/O here; `observe.ts` applies the results.
  */
 
 export const FILE_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'] as const;

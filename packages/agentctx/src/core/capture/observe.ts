@@ -10,7 +10,8 @@ import type { TestOutcome } from './observe-patterns.js';
 import { type BranchOp, type Capture, prepareCapture, type ToolCall } from './prepare.js';
 
 /**
- * Deterministic capture after a tool call (SPEC §4 PostToolUse, §7). No model, no network:
+ * Deterministic capture after a tool call (CONTRACTS.md §hook-post-tool-use, §stored-derived). No
+ * model, no network:
  * - a file write/edit → a file node, linked to the session's records and marked
  *   `observed_in` the session (so records extracted later can be linked to it);
  * - a failing shell command → one `bugfix` stub per distinct error and session;

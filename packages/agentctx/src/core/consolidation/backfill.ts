@@ -4,8 +4,8 @@ import type { Db } from '../../storage/open.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
 
 /**
- * The embedding backfill (SPEC §3.1 `pending_embedding`): current records still pending are
- * embedded in batches with one model load. Each batch's vectors and its `pending_embedding = 0`
+ * The embedding backfill (CONTRACTS.md §schema `pending_embedding`): current records still pending
+ * are embedded in batches with one model load. Each batch's vectors and its `pending_embedding = 0`
  * commit in one transaction, so a killed run leaves the unfinished records pending and the next
  * run picks them up. The model is loaded only when something is pending.
  */

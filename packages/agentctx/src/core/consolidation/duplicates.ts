@@ -7,7 +7,8 @@ import { extractTerms } from '../../storage/fts-query.js';
  *
  * Exact duplicates: the same title and body once normalised (NFKC, lower case, punctuation and
  * whitespace folded). They are merged: every newer copy is superseded *into* the oldest one,
- * which keeps its id and absorbs the copies' sightings (§3.3: repeated sightings reinforce).
+ * which keeps its id and absorbs the copies' sightings (CONTRACTS.md §confidence: repeated
+ * sightings reinforce).
  *
  * Near duplicates: found with FTS5 (the rarest terms of a record, BM25) and scored by
  * `similarity` below. They are only recorded as merge candidates for the developer.

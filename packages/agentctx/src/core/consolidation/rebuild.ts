@@ -4,9 +4,9 @@ import type { RunState } from './plan.js';
 import { vectorWatermarkKey } from './vector-duplicates.js';
 
 /**
- * Merge candidates are derived (SPEC §7, Invariant 7): the near-duplicate scans can find them
- * again from the records. The scans are incremental, each with a watermark (the keyword scan's
- * in `consolidation_runs`, the vector scan's in `embedding_meta`), so a deleted candidate list
+ * Merge candidates are derived (CONTRACTS.md §stored-derived, §inv-7): the near-duplicate scans can
+ * find them again from the records. The scans are incremental, each with a watermark (the keyword
+ * scan's in `consolidation_runs`, the vector scan's in `embedding_meta`), so a deleted candidate list
  * would stay empty behind its watermark. Before the scans, a run checks that the watermarks
  * still describe the rows and starts the scans over when they do not:
  *

@@ -25,7 +25,7 @@ import { checkStaleness, type StalenessSummary } from './staleness.js';
 import { scanVectorDuplicates } from './vector-duplicates.js';
 
 /**
- * One consolidation pass over a project and the global profile (SPEC §4 SessionEnd):
+ * One consolidation pass over a project and the global profile (CONTRACTS.md §hook-session-end):
  * exact-duplicate merges → scores → near-duplicate candidates → profile refresh → code graph →
  * CLAUDE.md drift scores → the SessionStart digest. Every step reads the current records (inputs.ts),
  * plans as a pure function of them and `now` (plan.ts, scores.ts, duplicates.ts), then writes
@@ -80,7 +80,7 @@ export interface ConsolidateSummary {
   /** Records whose linked files changed, moved or went since they were linked (staleness.ts). */
   staleness?: StalenessSummary;
   /**
-   * SPEC §8 rung 4: no FTS5 here, so the steps that need it (word counts, keyword
+   * CONTRACTS.md §rung-4: no FTS5 here, so the steps that need it (word counts, keyword
    * near-duplicates, CLAUDE.md drift) were left for a run that has it.
    */
   degraded?: 'like-search';

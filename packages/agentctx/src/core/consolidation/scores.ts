@@ -2,12 +2,12 @@ import { ageInDays } from '../../shared/age.js';
 import type { Confidence, ContextRecord, RecordType } from '../../shared/types.js';
 
 /**
- * The derived retrieval score (SPEC §7), recomputed by consolidation:
+ * The derived retrieval score (CONTRACTS.md §stored-derived), recomputed by consolidation:
  *
  *   score = relevance × access × recency × confidence × usage
  *
- *   relevance  = type base (bugfix 0.95, discovery 0.9, preference 1.0, handover 1.0) × 1.25 if pinned
- *   access     = 1 + min(0.5, 0.1 × ln(1 + access_count)) × ½^(days since last access / 30)
+ * relevance  = type base (bugfix 0.95, discovery 0.9, preference 1.0, handover 1.0) × 1.25 if
+ * pinned   access     = 1 + min(0.5, 0.1 × ln(1 + access_count)) × ½^(days since last access / 30)
  *                (being read lifts a record; the lift fades a month after the last read)
  *   recency    = max(0.05, ½^(age in days / half-life)); half-lives: handover 30 d,
  *                discovery and bugfix 120 d, preference 365 d (slow decay); 1 when pinned
@@ -16,9 +16,10 @@ import type { Confidence, ContextRecord, RecordType } from '../../shared/types.j
  *                3 sessions; then down to 0.5 for a record shown often and never used, up to
  *                1.1 for one used often
  *
- * Decisions, conventions and profile facts never decay (SPEC §3.2): their score is the usage
- * factor alone, and stays as it is while there is no usage evidence. Scores are rounded to 4 decimals, so the same records at the same time always
- * give the same scores and a rerun writes nothing.
+ * Decisions, conventions and profile facts never decay (CONTRACTS.md §types): their score is the
+ * usage factor alone, and stays as it is while there is no usage evidence. Scores are rounded to 4
+ * decimals, so the same records at the same time always give the same scores and a rerun writes
+ * nothing.
  */
 
 export const NEVER_DECAY: ReadonlySet<RecordType> = new Set<RecordType>([

@@ -4,7 +4,8 @@ import { composeDigest } from './digest.js';
 import { type Digest, readDigest, type StampedDigest, writeDigest } from './digest-file.js';
 
 /**
- * Invariant 3 for the digest file, which the SessionStart hook reads without opening the store.
+ * CONTRACTS.md §inv-3 for the digest file, which the SessionStart hook reads without opening the
+ * store.
  *
  * A digest is current iff the retirement counters (storage/retirement.ts) are equal and equal to
  * its stamp: then no record was retired since it was composed, nor is any retirement half-way.

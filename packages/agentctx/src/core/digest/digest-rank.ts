@@ -5,10 +5,10 @@ import type { VectorStore } from '../../storage/vectors/store.js';
 import { rrfFuse } from '../retrieval/hybrid.js';
 
 /**
- * The digest's decisions-and-conventions order when vectors exist (SPEC v0.2: "hybrid RRF to
- * the digest"). Two rankings of the candidates are fused by reciprocal rank fusion (k = 60):
- *  - the stored order (pinning, confidence, derived score, recency: the keyword-side rank the
- *    digest has always used), and
+ * The digest's decisions-and-conventions order when vectors exist (CONTRACTS.md
+ * §rung-1: rank fusion for the digest). Two rankings of the candidates are fused by reciprocal rank
+ * fusion (k = 60):  - the stored order (pinning, confidence, derived score, recency: the
+ * keyword-side rank the    digest has always used), and
  *  - the vector rank: cosine similarity to what the project is working on now, the centroid of
  *    the latest handover and the records of the last 14 days.
  * The fused score is then weighted by recency (half-life 180 days, floor 0.8) and type

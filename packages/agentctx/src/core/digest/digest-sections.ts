@@ -8,13 +8,13 @@ import { cut, type Line, oneLine, recordLine, UNCONFIRMED } from './digest-lines
 import { semanticDigestOrder } from './digest-rank.js';
 
 /**
- * The digest's sections, each chosen and ordered from the store as lines (SPEC §4): which
- * records each section shows and in what order. Budgets and the cut are composeDigest's.
+ * The digest's sections, each chosen and ordered from the store as lines (CONTRACTS.md §digest):
+ * which records each section shows and in what order. Budgets and the cut are composeDigest's.
  *
- * Inferred records are hypotheses on probation (SPEC §7): no section shows one until it is
- * reinforced or confirmed. The one exception is the last handover, which §4 names as a section
- * and which is never reinforced (each session's supersedes the last): it is shown labelled as an
- * automatic, unconfirmed summary.
+ * Inferred records are hypotheses on probation (CONTRACTS.md §stored-derived): no section shows one
+ * until it is reinforced or confirmed. The one exception is the last handover, which CONTRACTS.md
+ * §digest names as a section and which is never reinforced (each session's supersedes the last): it
+ * is shown labelled as an automatic, unconfirmed summary.
  */
 
 export type SectionName = 'profile' | 'decisions' | 'handover' | 'preferences' | 'index' | 'drift';

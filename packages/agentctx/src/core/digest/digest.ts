@@ -17,16 +17,17 @@ import {
 } from './digest-sections.js';
 
 /**
- * The SessionStart digest (SPEC §4): what a developer would tell a colleague joining the
+ * The SessionStart digest (CONTRACTS.md §digest): what a developer would tell a colleague joining the
  * project, in at most 1,500 tokens by the conservative estimator. Sections, in priority order:
  *
  *   project profile ~200 · decisions and conventions ~500 · last handover ~400 ·
  *   reinforced global preferences ~200 · MCP index hint ~100 · CLAUDE.md drift hint ~60
  *
  * Each section is cut to its own budget in whole lines, then the whole text is cut from the
- * bottom until it fits the hard cap. Inferred records stay out until reinforced (SPEC §7); the
- * last handover, usually summarised automatically, is the one line labelled "(unconfirmed)".
- * digest-sections.ts chooses and orders each section's lines; this file fits them to the budgets.
+ * bottom until it fits the hard cap. Inferred records stay out until reinforced (CONTRACTS.md
+ * §stored-derived); the last handover, usually summarised automatically, is the one line labelled
+ * "(unconfirmed)". digest-sections.ts chooses and orders each section's lines; this file fits them
+ * to the budgets.
  */
 
 export const DIGEST_MAX_TOKENS = 1500;

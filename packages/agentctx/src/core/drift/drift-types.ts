@@ -1,5 +1,5 @@
 /**
- * The CLAUDE.md drift report (SPEC §5 `ctx_sync_claudemd`), shared by the consolidation
+ * The CLAUDE.md drift report (CONTRACTS.md §ctx-sync-claudemd), shared by the consolidation
  * scan, the MCP tool and the dashboard. Bounded: at most `limit` entries per list.
  */
 export interface DriftEntry {

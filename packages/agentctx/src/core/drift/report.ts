@@ -37,7 +37,7 @@ function contradictedEntry(c: ContradictionFinding): DriftEntry {
 }
 
 /**
- * SPEC §5 `ctx_sync_claudemd`: the bounded drift report. `limit` (default 20, at most 100)
+ * CONTRACTS.md §ctx-sync-claudemd: the bounded drift report. `limit` (default 20, at most 100)
  * applies to each list; `proposed_diff` covers the entries of this page. Read-only.
  */
 export function driftReport(db: Db, project: { id: string; root: string }, opts: DriftOptions): DriftReport {

@@ -14,7 +14,7 @@ import {
 import { lowerOf } from './record-text.js';
 
 /**
- * CLAUDE.md drift (SPEC §5 `ctx_sync_claudemd`): does the project's CLAUDE.md (with
+ * CLAUDE.md drift (CONTRACTS.md §ctx-sync-claudemd): does the project's CLAUDE.md (with
  * `.claude/CLAUDE.md` and its `@path` imports) still say what the store holds?
  *
  * The memory files are split into passages (list items, paragraphs, headings, code lines) and

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { ContextRecord } from '../../shared/types.js';
 
 /**
- * Bugfix enrichment, the extraction contract's part (SPEC §3.2 "bugfix: PostToolUse stub + LLM
- * enrichment"): the session's stubs listed in the user message by id, the `bugfix_enrichments`
- * field of the record_context tool, and its validation. Kept apart from the SPEC §6 sections so
+ * Bugfix enrichment, the extraction contract's part (CONTRACTS.md §types "bugfix: PostToolUse stub
+ * + LLM enrichment"): the session's stubs listed in the user message by id, the `bugfix_enrichments`
+ * field of the record_context tool, and its validation. Kept apart from the other output sections so
  * the two evolve separately; `enrich-stubs.ts` writes what passes.
  */
 

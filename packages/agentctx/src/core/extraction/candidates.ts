@@ -34,7 +34,7 @@ export function handoverBody(w: ActiveWork): string {
   ].join('\n');
 }
 
-/** Map SPEC §6 output sections to record types (gotchas become discoveries). */
+/** Map the output sections (CONTRACTS.md §extraction-output) to record types (gotchas become discoveries). */
 export function candidatesOf(out: ExtractionOutput): Candidate[] {
   const c: Candidate[] = [];
   for (const d of out.decisions) {

@@ -7,9 +7,9 @@ import { bodyWithRationale, type RecordsDeps, supersedeRecord } from '../records
 import type { BugfixEnrichment } from './bugfix-stubs.js';
 
 /**
- * Ingest of bugfix enrichments (SPEC §3.2, §3.5): each names a stub by id; a valid one — a
- * current `bugfix` stub PostToolUse wrote in this session and project — is superseded by a
- * record stating the cause and the fix, followed by the stub's own command and error line. The
+ * Ingest of bugfix enrichments (CONTRACTS.md §types, §supersession): each names a stub by id; a
+ * valid one — a current `bugfix` stub PostToolUse wrote in this session and project — is superseded
+ * by a record stating the cause and the fix, followed by the stub's own command and error line. The
  * new record keeps the stub's file links and gains the session's files. Anything else is
  * counted and dropped; the store is never touched for it.
  */

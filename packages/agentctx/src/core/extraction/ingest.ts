@@ -86,8 +86,8 @@ function validSupersedes(deps: RecordsDeps, c: Candidate, namespace: string): st
 }
 
 /**
- * Write validated extraction output into the store (SPEC §6 ingest rules), in one transaction.
- * `flush_ok` writes nothing.
+ * Write validated extraction output into the store (CONTRACTS.md §extraction-ingest), in one
+ * transaction. `flush_ok` writes nothing.
  */
 export function ingestExtraction(
   deps: RecordsDeps,
@@ -138,8 +138,8 @@ function ingestOne(
 
   const same = sameFact(deps, c, namespace);
   if (same) {
-    // Seen again in a later session: an inferred fact gains weight (SPEC §3.3); anything else
-    // is a duplicate and is dropped.
+    // Seen again in a later session: an inferred fact gains weight (CONTRACTS.md §confidence);
+    // anything else is a duplicate and is dropped.
     const o = recordSighting(deps, same, opts.sessionId, c.confidence === 'explicit');
     if (o.kind === 'reinforced') countSighting(report, o);
     else report.dropped.duplicate++;
@@ -171,7 +171,7 @@ function ingestOne(
   });
 }
 
-/** One current handover per project: a new one supersedes the last (SPEC §3.2, §3.5). */
+/** One current handover per project: a new one supersedes the last (CONTRACTS.md §keyed). */
 export function ingestHandover(
   deps: RecordsDeps,
   c: Pick<Candidate, 'title' | 'body' | 'confidence'>,

@@ -1,7 +1,7 @@
 import { estimateTokens } from '../../shared/tokens.js';
 
 /**
- * SPEC §6 input policy, by the size of the rendered transcript:
+ * The input policy (CONTRACTS.md §extraction-input), by the size of the rendered transcript:
  * ≤ 15K tokens → whole; 15–50K → first 3K + last 17K; > 50K → map over 10K chunks, then one
  * synthesis call.
  */

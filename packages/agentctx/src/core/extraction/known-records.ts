@@ -4,8 +4,8 @@ import type { KnownRecord } from './prompt.js';
 /**
  * The existing records an extraction prompt lists (ids, types, titles, confidence): what the
  * model must not write again, may supersede (decisions) or may report as seen again
- * (`reinforces`, SPEC §3.3). Decisions, conventions, preferences and the gotchas a model wrote
- * (discoveries from extraction), of the project and the global profile.
+ * (`reinforces`, CONTRACTS.md §confidence). Decisions, conventions, preferences and the gotchas a
+ * model wrote (discoveries from extraction), of the project and the global profile.
  *
  * A sighting can only be reported for a listed record, so records still on probation get a share
  * of the list first — inferred before reinforced, newest first — and the newest of the rest

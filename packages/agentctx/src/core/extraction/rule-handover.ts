@@ -3,7 +3,7 @@ import { filesTouched, oneLine, type TranscriptEvent } from '../../claude/transc
 import { BODY_MAX, TITLE_MAX } from '../../shared/types.js';
 
 /**
- * SPEC §8 rung 3: without a model, still leave the next session a handover, built by rules
+ * CONTRACTS.md §rung-3: without a model, still leave the next session a handover, built by rules
  * from the transcript — the last developer requests, the files changed, the last test run and
  * the assistant's last words. Inferred by construction.
  */

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { type BugfixEnrichment, bugfixEnrichmentSchema } from './bugfix-stubs.js';
 
 /**
- * The SPEC §6 output schema, twice: as zod (ingest validation, entry by entry) and as the JSON
- * schema of the `record_context` tool the model is made to call. Keep the two in step.
+ * The extraction output schema (CONTRACTS.md §extraction-output), twice: as zod (ingest validation,
+ * entry by entry) and as the JSON schema of the `record_context` tool the model is made to call.
+ * Keep the two in step.
  */
 
 const confidence = z.enum(['explicit', 'inferred']);
@@ -32,9 +33,10 @@ const stringList = z
   .default([])
   .transform((a) => a.map((s) => s.trim()).filter(Boolean));
 /**
- * A listed record the session showed again (SPEC §3.3 sightings). Not in SPEC §6's schema: the
- * prompt asks the model to skip facts a listed record already holds, so a re-sighting comes back
- * by id. A bare id string is taken as an inferred sighting.
+ * A listed record the session showed again (CONTRACTS.md §confidence sightings). Not in the
+ * contract's own fields (CONTRACTS.md §extraction-output): the prompt asks the model to skip facts
+ * a listed record already holds, so a re-sighting comes back by id. A bare id string is taken as an
+ * inferred sighting.
  */
 export const reinforcementSchema = z.union([
   z.object({ id: text, confidence: confidence.default('inferred') }),

@@ -5,10 +5,10 @@ import { namespacesOf, type RecordsDeps, reinforceRecord } from '../records/reco
 import type { Reinforcement } from './schema.js';
 
 /**
- * Sightings (SPEC §3.3): an inferred record seen again in a later session gains weight, and
- * becomes `reinforced` at `reinforceThreshold` sessions (or at once when the developer stated it
- * directly). A sighting is an `observed_in` edge from the record to the session, so a session
- * counts once however many Stops repeat the fact.
+ * Sightings (CONTRACTS.md §confidence): an inferred record seen again in a later session gains
+ * weight, and becomes `reinforced` at `reinforceThreshold` sessions (or at once when the developer
+ * stated it directly). A sighting is an `observed_in` edge from the record to the session, so a
+ * session counts once however many Stops repeat the fact.
  *
  * A sighting arrives two ways: a candidate whose text is the record's (normalised), or, as the
  * prompt asks, the record's id in `reinforces` (the model judged the meaning; ingest does not

@@ -2,8 +2,9 @@ import { BUGFIX_ENRICHMENTS_PROPERTY } from './bugfix-stubs.js';
 
 /**
  * The `record_context` tool: the model is forced to call it, and its input schema is the
- * SPEC §6 output schema plus `reinforces` (re-sightings of listed records by id, SPEC §3.3).
- * Readable on purpose — this is part of the extraction contract.
+ * The extraction output (CONTRACTS.md §extraction-output) plus `reinforces` (re-sightings of listed
+ * records by id, CONTRACTS.md §confidence). Readable on purpose — this is part of the extraction
+ * contract.
  */
 const confidence = {
   type: 'string',
@@ -80,7 +81,7 @@ export const RECORD_CONTEXT_TOOL = {
         },
         required: ['current_task', 'blockers', 'next_steps', 'open_questions'],
       },
-      // not in SPEC §6's schema, and optional: bugfix-stubs.ts
+      // one of agentctx's own fields (CONTRACTS.md §extraction-output), and optional: bugfix-stubs.ts
       bugfix_enrichments: BUGFIX_ENRICHMENTS_PROPERTY,
       gotchas: {
         type: 'array',
@@ -115,8 +116,9 @@ export const RECORD_CONTEXT_TOOL = {
         description: 'true when the session was trivial and nothing should be recorded.',
       },
     },
-    // reinforces stays optional: an answer in SPEC §6's shape alone is still valid (Claude Code's
-    // StructuredOutput, behind the claude-cli backend, rejects an answer missing a required field)
+    // reinforces stays optional: an answer without agentctx's own fields is still valid (Claude
+    // Code's StructuredOutput, behind the claude-cli backend, rejects an answer missing a required
+    // field)
     required: ['decisions', 'preferences', 'conventions', 'active_work', 'gotchas', 'flush_ok'],
   },
 } as const;

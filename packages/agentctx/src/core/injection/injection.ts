@@ -5,9 +5,9 @@ import type { ContextRecord } from '../../shared/types.js';
 import type { SearchHit } from '../retrieval/search-types.js';
 
 /**
- * The UserPromptSubmit block (SPEC §4, §9): at most three records, at most 2,000 tokens by the
- * conservative estimator and 8,000 characters, lowest-ranked dropped first. Inferred records
- * are worded as hypotheses. Weak matches inject nothing: silence beats noise.
+ * The UserPromptSubmit block (CONTRACTS.md §hook-prompt, §budgets): at most three records, at most
+ * 2,000 tokens by the conservative estimator and 8,000 characters, lowest-ranked dropped first.
+ * Inferred records are worded as hypotheses. Weak matches inject nothing: silence beats noise.
  */
 
 export const PROMPT_TOKEN_BUDGET = 2000;

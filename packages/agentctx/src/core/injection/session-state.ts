@@ -3,9 +3,9 @@ import { writeFileAtomic } from '../../storage/atomic-write.js';
 import { nonRegularKind, notRegular } from '../../storage/regular-file.js';
 
 /**
- * The per-session dedup file (SPEC §4, derived and disposable): which record ids this session
- * has already been shown, nothing else. A missing or corrupt file reads as an empty state: the
- * worst case is a re-injection. What must not be lost (injected tokens, the working
+ * The per-session dedup file (CONTRACTS.md §dedup, derived and disposable): which record ids this
+ * session has already been shown, nothing else. A missing or corrupt file reads as an empty state:
+ * the worst case is a re-injection. What must not be lost (injected tokens, the working
  * directory) goes to the session journal (storage/session-journal.ts).
  *
  * The file is a snapshot followed by appended lines, each one JSON object:

@@ -11,8 +11,8 @@ import { detectRust } from './detect/rust.js';
 import { type DetectedProfile, LIST_SEPARATOR, type ProfileKey } from './profile-keys.js';
 
 /**
- * Rule-based project profile (SPEC §3.2 `profile`): what a newcomer needs first — the name, the
- * stack, the package manager, how to build/test/lint, where the code starts. Read from the
+ * Rule-based project profile (CONTRACTS.md §types `profile`): what a newcomer needs first — the
+ * name, the stack, the package manager, how to build/test/lint, where the code starts. Read from the
  * files at the repository root only: no process is spawned, nothing is executed.
  *
  * The detectors run in a fixed order and append to shared lists; the order decides which name

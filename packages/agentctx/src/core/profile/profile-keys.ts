@@ -1,6 +1,6 @@
 /**
- * The keys of the project profile (SPEC §3.2 `profile`), the record title each is stored under,
- * and how list values are written. Shared by detection, refresh and `ctx_project`.
+ * The keys of the project profile (CONTRACTS.md §types `profile`), the record title each is stored
+ * under, and how list values are written. Shared by detection, refresh and `ctx_project`.
  */
 
 export const PROFILE_KEYS = [

@@ -10,11 +10,12 @@ import { type RedactionReport, redactText } from '../redaction/gate.js';
 import { type Redact, redactSecrets } from '../redaction/redact.js';
 
 /**
- * The developer profile (SPEC §3.3, §3.4): records with `scope = 'global'` under the reserved
- * project `_global`, shared by every project. Inferred entries are hypotheses until reinforced;
- * the developer can correct one (`edit`: supersede with the corrected text, explicit) or clear
- * it (`clear`: closed as history, never read again by default paths). `exportProfile` writes the
- * Markdown view under `~/.agentctx/profile/` (derived; regenerated on every export).
+ * The developer profile (CONTRACTS.md §confidence, §namespaces): records with `scope = 'global'`
+ * under the reserved project `_global`, shared by every project. Inferred entries are hypotheses
+ * until reinforced; the developer can correct one (`edit`: supersede with the corrected text,
+ * explicit) or clear it (`clear`: closed as history, never read again by default paths).
+ * `exportProfile` writes the Markdown view under `~/.agentctx/profile/` (derived; regenerated on
+ * every export).
  */
 
 export interface ProfileEntry {

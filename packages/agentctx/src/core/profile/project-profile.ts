@@ -3,7 +3,7 @@ import type { Db } from '../../storage/open.js';
 import { countByType } from '../../storage/records-repo.js';
 import { LIST_SEPARATOR, PROFILE_KEYS, type ProfileKey, profileKeyOfTitle } from './profile-keys.js';
 
-/** The `ctx_project` result (SPEC §5), assembled from stored `profile` records. */
+/** The `ctx_project` result (CONTRACTS.md §ctx-project), assembled from stored `profile` records. */
 export interface ProjectProfile {
   name: string;
   project_id: string;

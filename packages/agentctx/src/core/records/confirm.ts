@@ -9,9 +9,9 @@ import { type RecordsDeps, reinforceRecord, requireVisible } from './records.js'
 
 /**
  * The developer's "this is still true" (`agentctx confirm`, the review queue, the dashboard): an
- * inferred record becomes reinforced at once (SPEC §3.3, one-way), and the record's linked files
- * are anchored again as they are now — a moved file's new path is linked, a deleted file's
- * anchor dropped — so it is no longer stale until they change again.
+ * inferred record becomes reinforced at once (CONTRACTS.md §confidence, one-way), and the record's
+ * linked files are anchored again as they are now — a moved file's new path is linked, a deleted
+ * file's anchor dropped — so it is no longer stale until they change again.
  */
 
 export interface ConfirmOutcome {

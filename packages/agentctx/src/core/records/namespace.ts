@@ -47,7 +47,7 @@ export function remoteForDisplay(raw: string): string {
   return at === -1 ? url : scheme + rest.slice(at + 1);
 }
 
-/** SPEC §3.4: SHA-256 of the normalised origin remote, else of the absolute repo root. */
+/** CONTRACTS.md §namespaces: SHA-256 of the normalised origin remote, else of the absolute repo root. */
 export function projectIdFor(remote: string | null, root: string): string {
   return sha256Hex(remote ? normalizeRemoteUrl(remote) : root);
 }

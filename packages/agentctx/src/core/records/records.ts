@@ -44,7 +44,7 @@ export interface CreateRecordInput {
   sessionId?: string | null;
   /** When the fact became true; defaults to now. */
   validFrom?: string;
-  /** Id of a current record this one replaces (SPEC §3.5), applied atomically with the insert. */
+  /** Id of a current record this one replaces (CONTRACTS.md §supersession), in the insert's transaction. */
   supersedes?: string | null;
 }
 
@@ -90,9 +90,10 @@ function gateText(deps: RecordsDeps, f: { title: string; body: string }): { titl
 
 /**
  * Validate and insert a record that replaces `replaces` (explicit supersession) and, by rule,
- * the current record of its key (SPEC §3.5: the project's handover, a profile key's record).
- * Replaced records must live in the new record's namespace (SPEC §3.4). They are closed before
- * the insert (the database allows one current record per key), then linked to their successor.
+ * the current record of its key (CONTRACTS.md §keyed: the project's handover, a profile key's
+ * record). Replaced records must live in the new record's namespace (CONTRACTS.md §namespaces).
+ * They are closed before the insert (the database allows one current record per key), then linked
+ * to their successor.
  */
 function insertChecked(
   deps: RecordsDeps,
@@ -134,7 +135,7 @@ function insertChecked(
   return getRecord(deps.db, id)!;
 }
 
-/** SPEC §3.4: a write never reaches into another namespace, even one the writer may read. */
+/** CONTRACTS.md §namespaces: a write never reaches into another namespace, even one the writer may read. */
 function requireSameNamespace(old: ContextRecord, namespace: string): void {
   if (old.project_id === namespace) return;
   const where = (ns: string) => (ns === GLOBAL_PROJECT ? 'the global profile' : 'this project');
@@ -178,7 +179,7 @@ export function bodyWithRationale(body: unknown, rationale: unknown): unknown {
   return why ? `${body.trim()}\n\nWhy it changed: ${why}` : body;
 }
 
-/** SPEC §3.5 / ctx_supersede: replace a current record with a new one of the same type and scope. */
+/** ctx_supersede (CONTRACTS.md §supersession): a current record replaced by one of the same type and scope. */
 export function supersedeRecord(
   deps: RecordsDeps,
   oldId: string,
@@ -214,9 +215,9 @@ export function setPinned(deps: RecordsDeps, id: string, pinned: boolean): Conte
 }
 
 /**
- * SPEC §3.3: one more sighting of an inferred record in another session. `reinforce_count`
- * counts the sightings after the first, so the record becomes `reinforced` once it has been
- * seen in `reinforceThreshold` sessions in all (default 3: the first and two more), or at
+ * CONTRACTS.md §confidence: one more sighting of an inferred record in another session.
+ * `reinforce_count` counts the sightings after the first, so the record becomes `reinforced` once
+ * it has been seen in `reinforceThreshold` sessions in all (default 3: the first and two more), or at
  * once when `explicit` confirms it. Transitions are one-way: explicit and reinforced records
  * never change confidence here.
  */

@@ -4,7 +4,7 @@ import type { Db } from '../../storage/open.js';
 import { namespacesOf } from './records.js';
 
 /**
- * Records linked to a file (SPEC §5 `ctx_related`, ADR-014): start at the file's node(s), walk
+ * Records linked to a file (CONTRACTS.md §ctx-related): start at the file's node(s), walk
  * the graph's node-to-node edges in both directions up to `maxDepth` hops, and collect the
  * records attached to any node reached, through `record_entities` or an edge between the record
  * and the node. The walk is a `WITH RECURSIVE … UNION` (duplicate rows are dropped, so a cycle
@@ -87,8 +87,9 @@ function walkOnce(
   // Two recursive arms, one per edge direction, so each step is an index lookup (edges_from,
   // edges_to) and a primary-key check of the node's namespace. The queue is first-in first-out,
   // so the walk is breadth-first and `LIMIT` (a cap on the rows it may produce) keeps the
-  // nearest nodes of a dense graph and cuts the far tail. CROSS JOIN fixes the join order (SQLite never reorders
-  // it): every later step is driven by the few rows reached, never by a scan of edges or records.
+  // nearest nodes of a dense graph and cuts the far tail. CROSS JOIN fixes the join order (SQLite
+  // never reorders it): every later step is driven by the few rows reached, never by a scan of
+  // edges or records.
   const sql = `
     WITH RECURSIVE walk(id, depth) AS (
       SELECT id, 0 FROM nodes WHERE name IN (${nameMarks})

@@ -79,7 +79,7 @@ const FTS_KEY = 'fts_stale';
 
 /**
  * The full-text index after rows were rewritten (`changed`), or once it is usable again after
- * rows were rewritten without it (SPEC §8 rung 4: no FTS5 on that connection; its triggers were
+ * rows were rewritten without it (CONTRACTS.md §rung-4: no FTS5 on that connection; its triggers were
  * dropped and the index left as it was, old words included, until a connection with FTS5
  * rebuilds it from the records). Merged so no old word stays in an older segment; the word
  * counts copied from it rebuilt (or, with no index, dropped).

@@ -7,9 +7,9 @@ import { type CandidateRow, TUNING } from './rank.js';
 import type { SearchOptions } from './search-types.js';
 
 /**
- * Candidate fetch for `search`, one function per rung of the ladder (SPEC §8): FTS5 BM25 for a
- * MATCH expression, LIKE when FTS5 is unusable, pinned records when nothing else works. Other
- * projects, superseded records and excluded ids are filtered in SQL.
+ * Candidate fetch for `search`, one function per rung of the ladder (CONTRACTS.md §ladder): FTS5
+ * BM25 for a MATCH expression, LIKE when FTS5 is unusable, pinned records when nothing else works.
+ * Other projects, superseded records and excluded ids are filtered in SQL.
  */
 
 function namespacesFor(opts: SearchOptions): string[] {

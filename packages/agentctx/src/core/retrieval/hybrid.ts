@@ -40,7 +40,7 @@ export function rrfFuse(
  * × cosine. Tiers keep descending coverage order.
  *
  * Tuned on LoCoMo dev conversations 1–3 with the glove fixture, held out on 4–5 (figures in
- * docs/ARCHITECTURE.md). Plain RRF k=60 lost badly (R@3 0.388 vs keyword 0.538); rank fusion
+ * docs/decisions/0072-hybrid-ranking.md). Plain RRF k=60 lost badly (R@3 0.388 vs keyword 0.538); rank fusion
  * of the top 20 with weight 0.3 still lost on R@3 (0.528).
  */
 export const HYBRID_TUNING = {

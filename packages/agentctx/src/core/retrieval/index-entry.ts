@@ -6,7 +6,7 @@ import type { Db } from '../../storage/open.js';
 import { staleFilesOf } from '../../storage/staleness-repo.js';
 import type { SearchHit } from './search-types.js';
 
-/** One line of the compact index that search-like surfaces return (SPEC §5, ≤ 50 tokens). */
+/** One line of the compact index search-like surfaces return (CONTRACTS.md §index-entry, ≤ 50 tokens). */
 export interface IndexEntry {
   id: string;
   type: RecordType;

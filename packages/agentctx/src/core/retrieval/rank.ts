@@ -46,7 +46,7 @@ const TYPE_WEIGHT: Record<RecordType, number> = {
   profile: 0.8,
 };
 
-/** Types whose relevance fades with age (SPEC §3.2); decisions and conventions never decay. */
+/** Types whose relevance fades with age (CONTRACTS.md §types); decisions and conventions never decay. */
 const HALF_LIFE_DAYS: Partial<Record<RecordType, number>> = {
   discovery: 120,
   bugfix: 120,

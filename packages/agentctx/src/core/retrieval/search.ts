@@ -30,7 +30,7 @@ import { asksWhen } from './when.js';
  * candidates.ts (the SQL for each rung), rank.ts (the rerank and its TUNING).
  */
 
-/** Search; never throws for any query text. Falls down the ladder of SPEC §8 when it must. */
+/** Search; never throws for any query text. Falls down the ladder of CONTRACTS.md §ladder when it must. */
 export function search(db: Db, opts: SearchOptions): SearchResult {
   const limit = Math.max(1, Math.min(Math.trunc(Number(opts.limit ?? 10)) || 10, 50));
   let all: QueryTerm[] = [];

@@ -7,10 +7,11 @@ import { type ParsedFile, parseTeamFile } from './team-parse.js';
 import { linkStates, teamEntries } from './team-set.js';
 
 /**
- * `agentctx team export`: the project's team records as `.agentctx/context.md` (derived, SPEC
- * §7). Deterministic: the same records give the same bytes on every clone. Before it replaces
- * a file, it checks that the file holds nothing this store has not imported (a teammate's
- * block, a hand edit, a removal): those would be lost, so it asks for `team import` first.
+ * `agentctx team export`: the project's team records as `.agentctx/context.md` (derived,
+ * CONTRACTS.md §stored-derived). Deterministic: the same records give the same bytes on every
+ * clone. Before it replaces a file, it checks that the file holds nothing this store has not
+ * imported (a teammate's block, a hand edit, a removal): those would be lost, so it asks for `team
+ * import` first.
  */
 
 export interface TeamDeps {

@@ -2,8 +2,8 @@ import { sha256Hex } from '../../shared/sha256.js';
 import type { Confidence } from '../../shared/types.js';
 
 /**
- * The format of `<repo>/.agentctx/context.md` (SPEC §2.4, derived): a fixed header, then one
- * section per record type, each holding one block per record:
+ * The format of `<repo>/.agentctx/context.md` (CONTRACTS.md §files, derived): a fixed header, then
+ * one section per record type, each holding one block per record:
  *
  *   <!-- agentctx:id=KEY type=decision valid_from=2026-05-01T10:00:00.000Z confidence=explicit -->
  *   ### Title

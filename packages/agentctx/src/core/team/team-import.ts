@@ -11,8 +11,8 @@ import { createChain, type KeyOutcome, resolveKey, type Version, versionsOf } fr
 import { blockOf, type LinkState, linkStates } from './team-set.js';
 
 /**
- * `agentctx team import`: the explicit round trip of SPEC §7. Every write goes through
- * core/records (source `import`, the redaction gate, the namespace rules). Keys new to this
+ * `agentctx team import`: the explicit round trip of CONTRACTS.md §stored-derived. Every write goes
+ * through core/records (source `import`, the redaction gate, the namespace rules). Keys new to this
  * store are created (or matched to an identical record already here), edited blocks supersede
  * the record they came from, a removed block closes its record only when the caller confirmed
  * it, and a block that cannot be read is reported with its line and skipped.

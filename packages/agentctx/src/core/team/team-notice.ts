@@ -10,9 +10,9 @@ import { TEAM_DIR, TEAM_FILE } from './team-file.js';
  * change to `.agentctx/context.md`, the next session must know it. The SessionStart hook (which
  * never opens SQLite when a digest exists) compares the file's hash with the one written here at
  * the last export or import, and when they differ adds one line to what it injects:
- * "run agentctx team import". The import itself stays explicit (SPEC §7). Light enough for the
- * hook path: a stat of the file when it is as last stamped (the common case); otherwise a read
- * and the plain-JavaScript SHA-256 (about 4 ms for a 27 KB file of 100 records).
+ * "run agentctx team import". The import itself stays explicit (CONTRACTS.md §stored-derived).
+ * Light enough for the hook path: a stat of the file when it is as last stamped (the common case);
+ * otherwise a read and the plain-JavaScript SHA-256 (about 4 ms for a 27 KB file of 100 records).
  */
 
 /** A larger file is not hashed on the hook path (it is read whole by `team import` only). */

@@ -7,7 +7,7 @@ import type { ParsedBlock } from './team-parse.js';
 import { blockOf } from './team-set.js';
 
 /**
- * One key of the file against this store (SPEC §3.5: new facts supersede, nothing is
+ * One key of the file against this store (CONTRACTS.md §supersession: new facts supersede, nothing is
  * overwritten). The versions of a key are the file's blocks with that key (two after a union
  * merge of two edits) and, when it changed here since the last export/import, the local head.
  * The winner is the version with the latest `valid_from` (then the larger hash): the same on

@@ -17,11 +17,12 @@ export interface Shown {
 }
 
 /**
- * Self-accounting (SPEC §9): an injection's tokens and the ids of the records it showed,
- * appended to the session journal (stored data, never the disposable dedup file). No database write on the session's critical path,
- * so a prompt never queues behind a consolidation's write lock; Stop, SessionEnd,
- * consolidation and the readers of the counts fold the journal into `sessions`. Only when the
- * journal cannot be written do the tokens go to the store directly. Never throws.
+ * Self-accounting (CONTRACTS.md §accounting): an injection's tokens and the ids of the records it
+ * showed, appended to the session journal (stored data, never the disposable dedup file). No
+ * database write on the session's critical path, so a prompt never queues behind a consolidation's
+ * write lock; Stop, SessionEnd, consolidation and the readers of the counts fold the journal into
+ * `sessions`. Only when the journal cannot be written do the tokens go to the store directly. Never
+ * throws.
  */
 export function recordInjectedTokens(
   ctx: HookContext,

@@ -9,7 +9,7 @@ import type { HookResult } from './index.js';
 import { spawnBackground } from './spawn.js';
 import { withTeamNotice } from './team-notice.js';
 
-/** SPEC §4 / §9: the SessionStart injection budget. */
+/** CONTRACTS.md §hook-session-start, §budgets: the SessionStart injection budget. */
 export const SESSION_START_TOKENS = 1500;
 export const SESSION_START_CHARS = 8000;
 
@@ -70,7 +70,8 @@ function digestAtStart(ev: SessionStartEvent, ctx: HookContext): HookResult {
   const project = ctx.project();
   // after /clear or compaction earlier injections are gone from the context: start over
   const reset = ev.source === 'clear' || ev.source === 'compact';
-  // the digest on disk, or recomposed from the store when a record was retired since (Invariant 3)
+  // the digest on disk, or recomposed from the store when a record was retired since (CONTRACTS.md
+  // §inv-3)
   const store = () => (ctx.hasStore() ? ctx.db() : null);
   const digest = currentDigest({
     dir: ctx.paths.digests,
@@ -80,7 +81,7 @@ function digestAtStart(ev: SessionStartEvent, ctx: HookContext): HookResult {
     store,
   });
   if (digest?.text.trim()) {
-    // Measured whatever the side file claims (Invariant 2); over either budget, cut to fit.
+    // Measured whatever the side file claims (CONTRACTS.md §inv-2); over either budget, cut to fit.
     const { text, tokens } = fitSessionText(digest.text);
     if (!text) return null;
     const ids = shownIds(digest.ids, digest.text, text);

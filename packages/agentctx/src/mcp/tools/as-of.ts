@@ -3,7 +3,7 @@ import { parseTimePoint } from '../../shared/time-point.js';
 import type { TimeTravel } from '../../storage/as-of.js';
 import { optional, string } from '../schema.js';
 
-/** The `as_of` argument of ctx_search and ctx_get: a history query (SPEC §3.5), not a tool. */
+/** The `as_of` argument of ctx_search and ctx_get: a history query (CONTRACTS.md §history), not a tool. */
 export const asOfField = optional(
   string({
     min: 10,

@@ -65,7 +65,7 @@ function countAccess(ctx: ToolContext, ids: readonly string[]): boolean {
   }
 }
 
-/** ctx_get with as_of: per id, the version of its chain valid then (SPEC §3.5 history). */
+/** ctx_get with as_of: per id, the version of its chain valid then (CONTRACTS.md §history). */
 function getAsOf(ctx: ToolContext, ids: readonly string[], time: TimeTravel): Json {
   const db = ctx.app.db;
   const namespaces = namespacesOf(ctx.app.project.id);

@@ -6,7 +6,7 @@ import type { VectorStore, VectorStoreKind } from './store.js';
 
 /**
  * Choose and open the vector store on `db`: sqlite-vec when its package and platform
- * binary load, the JavaScript store otherwise (SPEC §8 rung 2 keeps keyword retrieval as is;
+ * binary load, the JavaScript store otherwise (CONTRACTS.md §rung-2 keeps keyword retrieval as is;
  * the vectors still work, only slower). Never throws for a missing extension.
  */
 

@@ -2,8 +2,8 @@ import type { Db } from '../open.js';
 import { checkDims, filterSql, fromBlob, toBlob, type VectorStore } from './store.js';
 
 /**
- * The sqlite-vec store: a `vec0` virtual table `records_vec` (SPEC §3.1, v0.2). The extension
- * must already be loaded on `db`. Search is the exact scan sqlite-vec does in C
+ * The sqlite-vec store: a `vec0` virtual table `records_vec` (CONTRACTS.md §stored-derived). The
+ * extension must already be loaded on `db`. Search is the exact scan sqlite-vec does in C
  * (`vec_distance_cosine`), restricted by a join to current records of the filter.
  */
 export function createSqliteVecStore(db: Db, dims: number): VectorStore {

@@ -1,7 +1,7 @@
 /**
- * Record embeddings (derived, SPEC §7: dropping them loses nothing). One interface, two
- * implementations: sqlite-vec's `vec0` table `records_vec` when the extension loads, and a
- * brute-force JavaScript cosine scan over BLOBs in a plain table when it does not. Both search
+ * Record embeddings (derived, CONTRACTS.md §stored-derived: dropping them loses nothing). One
+ * interface, two implementations: sqlite-vec's `vec0` table `records_vec` when the extension loads,
+ * and a brute-force JavaScript cosine scan over BLOBs in a plain table when it does not. Both search
  * exhaustively (no ANN) and only among current records matching the filter.
  */
 

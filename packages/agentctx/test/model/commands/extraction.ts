@@ -9,9 +9,10 @@ import type { ProjectKey, World } from '../world.js';
 import { pickTarget, type TargetKind, type TargetSpec, targetLabel } from './writes.js';
 
 /**
- * What the fake model answers an extraction with (SPEC §6 output), planned by the generator and
- * filled with markers and ids when the step runs. The fake model follows the prompt: it reports
- * decisions (some superseding a record it names), a preference, and the session's active work.
+ * What the fake model answers an extraction with (CONTRACTS.md §extraction-output), planned by the
+ * generator and filled with markers and ids when the step runs. The fake model follows the prompt:
+ * it reports decisions (some superseding a record it names), a preference, and the session's active
+ * work.
  */
 export interface ExtractPlan {
   decisions: { text: TextSpec; sup: TargetSpec | null; explicit: boolean }[];

@@ -103,7 +103,7 @@ export class TamperDigestCmd implements Cmd {
   }
 }
 
-/** Delete every derived artefact now (the specification says each is disposable). */
+/** Delete every derived artefact now (CONTRACTS.md §inv-7: each is disposable). */
 export class DeleteDerivedCmd implements Cmd {
   check(): boolean {
     return true;

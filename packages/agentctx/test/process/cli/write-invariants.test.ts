@@ -6,9 +6,9 @@ import { fakeRepo, tempDir } from '../../support/tmp.js';
 import { startMcp } from '../mcp/client.js';
 
 /**
- * What every write path keeps (SPEC §3.2, §3.4, §3.5), through the built CLI and the MCP server:
- * one current handover per project and one current profile record per key, and no write that
- * reaches outside the namespace the writer works in (an error, nothing changed).
+ * What every write path keeps (CONTRACTS.md §keyed, §namespaces, §supersession), through the built
+ * CLI and the MCP server: one current handover per project and one current profile record per key,
+ * and no write that reaches outside the namespace the writer works in (an error, nothing changed).
  */
 
 interface World {
@@ -144,7 +144,7 @@ describe('one current keyed record, whichever path writes it', () => {
   });
 });
 
-describe('writes stay inside the namespace (SPEC §3.4)', () => {
+describe('writes stay inside the namespace (CONTRACTS.md §namespaces)', () => {
   it('ctx_record may not supersede a global record with a project one, nor another project’s record', async () => {
     const w = world();
     const global = record(

@@ -17,10 +17,11 @@ import type { FakeApi, RecordedRequest } from '../../support/fake-messages-api.j
 import { TranscriptBuilder } from '../../support/transcript-fixture.js';
 
 /**
- * SPEC §3.2 "bugfix: PostToolUse stub + LLM enrichment": PostToolUse writes a stub for a failing
- * command; the session's extraction lists its stubs by id, and a model that follows the prompt
- * returns cause and fix for the ones the transcript explains; ingest supersedes each such stub
- * (SPEC §3.5) with a record stating them, and refuses ids that are not this session's stubs.
+ * CONTRACTS.md §types "bugfix: PostToolUse stub + LLM enrichment": PostToolUse writes a stub for a
+ * failing command; the session's extraction lists its stubs by id, and a model that follows the
+ * prompt returns cause and fix for the ones the transcript explains; ingest supersedes each such stub
+ * (CONTRACTS.md §supersession) with a record stating them, and refuses ids that are not this
+ * session's stubs.
  */
 
 let api: FakeApi;

@@ -159,7 +159,7 @@ describe('when the model fails', () => {
   });
 });
 
-describe('without a model (SPEC §8 rung 3)', () => {
+describe('without a model (CONTRACTS.md §rung-3)', () => {
   it('no API key: a rule-based handover, one log line, exit 0', async () => {
     workSession(new TranscriptBuilder('s-nokey', ws.repo)).write(ws.transcript('s-nokey'));
     const env = ws.env();

@@ -16,7 +16,7 @@ import { type Concept, followPrompt, listedRecords } from '../../support/prompt-
 import { TranscriptBuilder } from '../../support/transcript-fixture.js';
 
 /**
- * SPEC §3.3: an inferred record seen again in later sessions is reinforced (inferred →
+ * CONTRACTS.md §confidence: an inferred record seen again in later sessions is reinforced (inferred →
  * reinforced at `reinforceThreshold` sessions). The model here does exactly what the prompt
  * says: it never restates a fact an existing record holds. Re-sightings must still count.
  */

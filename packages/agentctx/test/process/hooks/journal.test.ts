@@ -7,8 +7,8 @@ import { runJson } from '../../support/cli.js';
 import { fakeRepo } from '../../support/tmp.js';
 import { basePayload, type HookWorld, hookWorld, promptPayload, runHook, runHookAsync } from './helpers.js';
 
-// Invariant 7 / SPEC §7: session metadata (injected tokens, the working directory) is stored
-// data. The dedup file in $TMPDIR is derived and may vanish at any moment; nothing is lost.
+// CONTRACTS.md §inv-7, §stored-derived: session metadata (injected tokens, the working directory)
+// is stored data. The dedup file in $TMPDIR is derived and may vanish at any moment; nothing is lost.
 
 let w: HookWorld;
 beforeEach(() => {
@@ -52,7 +52,7 @@ describe('the session journal', () => {
     );
     expect(p.context).toContain('Refunds are processed by the ledger worker');
     expect(existsSync(w.statePath('tmp1'))).toBe(true);
-    rmSync(w.statePath('tmp1')); // disposable (SPEC §4): the OS may clean $TMPDIR at any time
+    rmSync(w.statePath('tmp1')); // disposable (CONTRACTS.md §dedup): the OS may clean $TMPDIR at any time
     expect(runHook(w, 'stop', stopPayload('tmp1')).code).toBe(0);
     expect(sessionCol('tmp1')).toBe(estimateTokens(p.context));
     // a second turn, the file deleted again, SessionEnd instead of Stop: both turns counted

@@ -4,7 +4,7 @@ import { noFts5Env } from '../../support/no-fts5.js';
 import { basePayload, type HookWorld, hookWorld, promptPayload, runHook } from './helpers.js';
 
 /**
- * SPEC §8 rung 4 on the hook path: the hook processes' SQLite genuinely has no FTS5
+ * CONTRACTS.md §rung-4 on the hook path: the hook processes' SQLite genuinely has no FTS5
  * (test/support/no-fts5.ts). Prompts still get matching records (LIKE search), capture still
  * writes, and consolidation runs the steps that do not need FTS5.
  */

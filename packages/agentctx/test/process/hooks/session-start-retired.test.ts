@@ -6,7 +6,7 @@ import { startMcp } from '../mcp/client.js';
 import { runHook } from './helpers.js';
 
 /**
- * Invariant 3 at SessionStart: once a command that retires a record has returned, no later
+ * CONTRACTS.md §inv-3 at SessionStart: once a command that retires a record has returned, no later
  * SessionStart shows it — whichever path retired it (CLI, MCP, merge, profile, reset), with the
  * digest written before the retirement still on disk. Real processes throughout: the built CLI,
  * the MCP server over stdio and the hook.

@@ -4,7 +4,7 @@ import { isolatedEnv } from '../../support/cli.js';
 import { fakeRepo, tempDir } from '../../support/tmp.js';
 import { type McpSession, startMcp } from './client.js';
 
-/** `as_of` on ctx_search and ctx_get (SPEC §3.5 history): an argument, not an eighth tool. */
+/** `as_of` on ctx_search and ctx_get (CONTRACTS.md §history): an argument, not an eighth tool. */
 
 let t: ReturnType<typeof tempDir>;
 let mcp: McpSession;

@@ -5,7 +5,7 @@ import { fakeRepo, tempDir } from '../../support/tmp.js';
 import { startMcp } from './client.js';
 
 /**
- * SPEC §8 rung 4 over real stdio: the MCP server's SQLite genuinely has no FTS5 (every
+ * CONTRACTS.md §rung-4 over real stdio: the MCP server's SQLite genuinely has no FTS5 (every
  * connection of the process loses the fts5 module, see test/support/no-fts5.ts). The store
  * opens, tools work, and ctx_search answers from LIKE search marked `degraded: "like-search"`.
  */

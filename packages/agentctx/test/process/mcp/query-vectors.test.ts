@@ -7,7 +7,7 @@ import { fakeRepo, tempDir } from '../../support/tmp.js';
 import { type McpSession, startMcp } from './client.js';
 
 /**
- * Invariant 6 / SPEC §8 rung 1: vectors are offline-only by default. With embeddings on, the
+ * CONTRACTS.md §inv-6, §rung-1: vectors are offline-only by default. With embeddings on, the
  * model downloaded and every record embedded, `agentctx mcp` still never loads the embedding
  * runtime unless `search.queryVectors` is set: no ONNX runtime mapped into the process, and
  * ctx_search is the keyword engine.

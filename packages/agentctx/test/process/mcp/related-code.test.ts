@@ -6,9 +6,9 @@ import { basePayload, type HookWorld, hookWorld, runHook } from '../hooks/helper
 import { type McpSession, startMcp } from './client.js';
 
 /**
- * ctx_related over the graph production builds (SPEC §5, ADR-014): file nodes from PostToolUse
- * capture, module and symbol nodes from consolidation reading those files. Every relation the
- * tool's description promises is shown here through the real hook, CLI and MCP server.
+ * ctx_related over the graph production builds (CONTRACTS.md §ctx-related): file nodes from
+ * PostToolUse capture, module and symbol nodes from consolidation reading those files. Every
+ * relation the tool's description promises is shown here through the real hook, CLI and MCP server.
  */
 
 let w: HookWorld;

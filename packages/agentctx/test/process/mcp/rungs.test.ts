@@ -6,8 +6,8 @@ import { fakeRepo, tempDir } from '../../support/tmp.js';
 import { startMcp } from './client.js';
 
 /**
- * SPEC §8: responses below rung 1 carry a `degraded` marker. Rung 2 (no offline vector work)
- * and rung 3 (no model for extraction) are named in `agentctx status` (text and --json) and on
+ * CONTRACTS.md §ladder: responses below rung 1 carry a `degraded` marker. Rung 2 (no offline vector
+ * work) and rung 3 (no model for extraction) are named in `agentctx status` (text and --json) and on
  * the retrieval results of the MCP server (ctx_search, ctx_related); the lowest rung reached
  * names the marker.
  */
@@ -63,7 +63,7 @@ async function markers(repo: string, env: NodeJS.ProcessEnv) {
   }
 }
 
-describe('degradation markers of SPEC §8', () => {
+describe('degradation markers of CONTRACTS.md §ladder', () => {
   it('rung 1: no marker anywhere', async () => {
     const dir = tempDir();
     try {

@@ -49,7 +49,7 @@ function withDb<T>(fn: (db: Db) => T): T {
   }
 }
 
-describe('scoping across projects (SPEC §3.4)', () => {
+describe('scoping across projects (CONTRACTS.md §namespaces)', () => {
   it('never shows another project’s records, and always shows global ones', async () => {
     expect(projectA).not.toBe(projectB);
     const secret = await rec(b, {

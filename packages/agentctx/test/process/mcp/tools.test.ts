@@ -80,7 +80,7 @@ describe('agentctx mcp over stdio', () => {
     expect(Object.keys(results[0]!).sort()).toEqual(['age', 'confidence', 'id', 'score', 'title', 'type']);
     expect(results[0]?.confidence).toBe('explicit');
     expect(res.text).not.toContain('quaternion');
-    // no model for extraction here (SPEC §8 rung 3; rungs.test.ts covers the markers)
+    // no model for extraction here (CONTRACTS.md §rung-3; rungs.test.ts covers the markers)
     expect(res.json.degraded).toBe('no-llm');
   });
 

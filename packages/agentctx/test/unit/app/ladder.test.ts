@@ -10,7 +10,7 @@ import { FIXTURE_MODELS } from '../../support/models.js';
 import { withoutFts5 } from '../../support/no-fts5.js';
 import { tempDir } from '../../support/tmp.js';
 
-/** Which rungs of SPEC §8 apply, from the settings, the environment and the store's SQLite. */
+/** Which rungs of CONTRACTS.md §ladder apply, from the settings, the environment and the store's SQLite. */
 
 const NOW = new Date('2026-12-03T10:00:00Z');
 let dir: ReturnType<typeof tempDir>;

@@ -11,7 +11,7 @@ import { isolatedEnv } from '../../support/cli.js';
 import { hostileText } from '../../support/hostile-text.js';
 import { fakeRepo, tempDir } from '../../support/tmp.js';
 
-// Invariant 2: SessionStart injects ≤ 1,500 tokens (by the real tokenizer) and ≤ 8,000
+// CONTRACTS.md §inv-2: SessionStart injects ≤ 1,500 tokens (by the real tokenizer) and ≤ 8,000
 // characters whatever the digest files hold: the text, and a side file that may be missing,
 // garbage, or lie about the text's size. Runs the real runner in this process on real files.
 

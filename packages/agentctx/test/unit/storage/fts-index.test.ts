@@ -12,7 +12,7 @@ import { withoutFts5 } from '../../support/no-fts5.js';
 import { tempDir } from '../../support/tmp.js';
 
 /**
- * SPEC §8 rung 4 against real connections whose SQLite has no FTS5 (test/support/no-fts5.ts):
+ * CONTRACTS.md §rung-4 against real connections whose SQLite has no FTS5 (test/support/no-fts5.ts):
  * the probe, a store made without FTS5, a store made with it and written without it, and the
  * index rebuilt from the records once FTS5 is back.
  */
@@ -154,7 +154,8 @@ describe('a store on a SQLite without FTS5', () => {
               if (ids.length === 0) continue;
               const id = ids[o.pick % ids.length];
               if (o.kind === 'edit') db.prepare('UPDATE records SET body = ? WHERE id = ?').run(o.body, id);
-              // deleting a current record counts as a retirement: inside a transaction (storage/retirement.ts)
+              // deleting a current record counts as a retirement: inside a transaction
+              // (storage/retirement.ts)
               else db.transaction(() => db.prepare('DELETE FROM records WHERE id = ?').run(id))();
             }
             expect(ftsUsable(db)).toBe(fts);

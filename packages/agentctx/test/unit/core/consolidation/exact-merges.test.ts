@@ -95,7 +95,7 @@ const anyOp: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.constant({ op: 'scrub' as const }) },
-  // the keys are derived (SPEC §7): cleared, they are computed again
+  // the keys are derived (CONTRACTS.md §stored-derived): cleared, they are computed again
   { weight: 1, arbitrary: fc.constant({ op: 'clearKeys' as const }) },
   { weight: 3, arbitrary: fc.constant({ op: 'run' as const }) },
 );

@@ -10,8 +10,8 @@ import type { VectorStore } from '../../../../src/storage/vectors/store.js';
 import { tempDir } from '../../../support/tmp.js';
 
 /**
- * Invariant 7 for merge candidates: the list is derived (the near-duplicate scans found it) and
- * must come back when deleted; the developer's dismissals are ground truth and must survive
+ * CONTRACTS.md §inv-7 for merge candidates: the list is derived (the near-duplicate scans found it)
+ * and must come back when deleted; the developer's dismissals are ground truth and must survive
  * that, so a rebuilt list never proposes a dismissed pair again.
  */
 
@@ -140,7 +140,8 @@ describe('merge candidates are rebuildable; dismissals are not derived', () => {
     const dismissed = all[all.length - 1]!;
     const [a, b] = dismissed.split('~') as [string, string];
     dismissPair({ db: s.db, clock: () => NOW, newId: s.deps.newId, projectId: PROJECT }, a, b);
-    // everything derived about duplicates is gone: the rows, the run bookkeeping, the vector watermark
+    // everything derived about duplicates is gone: the rows, the run bookkeeping, the vector
+    // watermark
     s.db.prepare('DELETE FROM merge_candidates').run();
     s.db.prepare('DELETE FROM consolidation_runs').run();
     s.db.prepare("DELETE FROM embedding_meta WHERE key LIKE 'vec_dup_after:%'").run();

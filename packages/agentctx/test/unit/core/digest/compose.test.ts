@@ -79,7 +79,7 @@ describe('composeDigest', () => {
     expect(d.text).toContain(
       '- Money is stored as integer cents — Every amount column is a BIGINT of cents.',
     );
-    // inferred: a hypothesis, kept out of the digest until reinforced (SPEC §7)
+    // inferred: a hypothesis, kept out of the digest until reinforced (CONTRACTS.md §stored-derived)
     expect(d.text).not.toContain('Retry webhooks');
     expect(d.text).not.toContain('(unconfirmed)');
     expect(d.text).toContain(

@@ -20,8 +20,8 @@ import {
 import { tempDir } from '../../../support/tmp.js';
 
 /**
- * Invariant 3 for the digest file under every interleaving of writers (commit, rollback, killed
- * mid-transaction), composers and SessionStart readers, each split at the points where another
+ * CONTRACTS.md §inv-3 for the digest file under every interleaving of writers (commit, rollback,
+ * killed mid-transaction), composers and SessionStart readers, each split at the points where another
  * process can run in between. Real SQLite connections to one file, the real counters, the real
  * digest files; only the scheduling is generated. After every reader's decision the digest it
  * accepted as current must show no record the store has retired.

@@ -9,11 +9,11 @@ import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
 
 /**
- * SPEC §7 governs the SessionStart digest: an inferred record is a hypothesis and stays out of
- * it until reinforced (prompt-time injection may show it, worded as a hypothesis). The one
- * inferred record the digest may carry is the current handover, which §4 names as a section
- * and which can never be reinforced (each session supersedes it); it is labelled as an
- * automatic, unconfirmed summary.
+ * CONTRACTS.md §stored-derived governs the SessionStart digest: an inferred record is a hypothesis
+ * and stays out of it until reinforced (prompt-time injection may show it, worded as a hypothesis).
+ * The one inferred record the digest may carry is the current handover, which CONTRACTS.md §digest
+ * names as a section and which can never be reinforced (each session supersedes it); it is labelled
+ * as an automatic, unconfirmed summary.
  */
 
 const PROJECT = 'proj-inf';
@@ -127,7 +127,7 @@ function currentHandover(): string | undefined {
 
 const marker = (m: Made) => m.title.match(/zq\d+x/)![0];
 
-describe('the SessionStart digest and inferred records (SPEC §7 over §3.3)', () => {
+describe('the SessionStart digest and inferred records (CONTRACTS.md §stored-derived, §confidence)', () => {
   it('never shows an inferred fact, whatever the mix of records; the handover is the one labelled exception', () => {
     fc.assert(
       fc.property(fc.array(recordArb, { minLength: 1, maxLength: 40 }), (specs) => {

@@ -20,7 +20,7 @@ function cost(text: string): number {
   return text.split('\n').reduce((n, l) => n + estimateTokens(l) + 1, 0);
 }
 
-describe('input policy (SPEC §6)', () => {
+describe('input policy (CONTRACTS.md §extraction-input)', () => {
   it('sends a transcript of up to 15K tokens whole', () => {
     const l = lines(200);
     const plan = planInput(l);

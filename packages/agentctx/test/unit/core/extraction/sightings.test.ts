@@ -13,9 +13,9 @@ import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
 
 /**
- * Re-sightings reported by id (`reinforces`): SPEC §3.3's counting — one per session, inferred →
- * reinforced at the threshold or at once on an explicit statement — and nothing else: no other
- * project's record, no superseded or keyed record, no explicit record ever changes.
+ * Re-sightings reported by id (`reinforces`): CONTRACTS.md §confidence's counting — one per
+ * session, inferred → reinforced at the threshold or at once on an explicit statement — and nothing
+ * else: no other project's record, no superseded or keyed record, no explicit record ever changes.
  */
 
 const PROJECT = 'proj-s';

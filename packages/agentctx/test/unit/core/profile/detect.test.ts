@@ -253,7 +253,7 @@ describe('refreshProfile', () => {
 });
 
 describe('assembleProjectProfile (ctx_project)', () => {
-  it('returns the SPEC §5 shape from the stored records', () => {
+  it('returns the CONTRACTS.md §ctx-project shape from the stored records', () => {
     const root = repo('shop', {
       'package.json': JSON.stringify({
         name: 'shop',

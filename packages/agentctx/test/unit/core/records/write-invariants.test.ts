@@ -14,9 +14,9 @@ import { tempDir } from '../../../support/tmp.js';
 /**
  * Random sequences of writes through every service that writes records, from two projects:
  * after each one, at most one current handover per project and one current profile record per
- * key (SPEC §3.2, §3.5); a write never changes another project's records, a project-scoped
- * write never changes the global namespace (SPEC §3.4); a write that fails changes nothing and
- * fails with a domain error (never a raw SQLite one).
+ * key (CONTRACTS.md §keyed); a write never changes another project's records, a project-scoped
+ * write never changes the global namespace (CONTRACTS.md §namespaces); a write that fails changes
+ * nothing and fails with a domain error (never a raw SQLite one).
  */
 
 const PROJECTS = ['alpha', 'beta'] as const;

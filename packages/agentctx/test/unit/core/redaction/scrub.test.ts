@@ -190,7 +190,8 @@ describe('scrubStore', () => {
   it('with the full-text index out of reach (no FTS5), scrubs the rows and the index once it is back', () => {
     const samples = fc.sample(anySecret, { numRuns: 6, seed: 24074 });
     const { db, path } = legacyStore(samples);
-    // what a connection without FTS5 leaves (SPEC §8 rung 4): triggers dropped, the index as it was
+    // what a connection without FTS5 leaves (CONTRACTS.md §rung-4): triggers dropped, the index as
+    // it was
     db.exec('DROP TRIGGER records_fts_ai; DROP TRIGGER records_fts_ad; DROP TRIGGER records_fts_au;');
     const blind = scrub(db);
     expect(blind).toMatchObject({ fts_optimized: false, term_df_rebuilt: false });

@@ -129,7 +129,7 @@ describe('search filters', () => {
   });
 });
 
-describe('degradation ladder (SPEC §8)', () => {
+describe('degradation ladder (CONTRACTS.md §ladder)', () => {
   /** The store opened by a SQLite that has no FTS5 (test/support/no-fts5.ts). */
   function brokenCopy(): Db {
     s.db.pragma('wal_checkpoint(TRUNCATE)');

@@ -16,11 +16,12 @@ export interface PackResult {
 }
 
 /**
- * `npm pack --dry-run --json` of one workspace package, run in a copy of the repository
+ * `npm pack --dry-run --json` of one workspace package (with `tarballTo`, a real pack into that
+ * folder), run in a copy of the repository
  * (sources, scripts, README, LICENSE; node_modules linked), so that prepack's build writes
  * the copy's dist/ and never the bundles other tests are running at the same moment.
  */
-export function packInCopy(pkg: 'agentctx' | 'agentctx-ui'): PackResult {
+export function packInCopy(pkg: 'agentctx' | 'agentctx-ui', opts: { tarballTo?: string } = {}): PackResult {
   const tmp = mkdtempSync(join(tmpdir(), 'agentctx-pack-'));
   for (const f of ['README.md', 'LICENSE', 'package.json', 'package-lock.json'])
     cpSync(join(REPO_ROOT, f), join(tmp, f));
@@ -36,7 +37,8 @@ export function packInCopy(pkg: 'agentctx' | 'agentctx-ui'): PackResult {
       symlinkSync(join(from, 'node_modules'), join(tmp, 'packages', p, 'node_modules'));
   }
   const packageDir = join(tmp, 'packages', pkg);
-  const res = spawnSync('npm', ['pack', '--dry-run', '--json'], {
+  const args = opts.tarballTo ? ['--pack-destination', opts.tarballTo] : ['--dry-run'];
+  const res = spawnSync('npm', ['pack', '--json', ...args], {
     cwd: packageDir,
     encoding: 'utf8',
     timeout: 120_000,

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Db as Database } from '../../agentctx/src/storage/sqlite.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Db as Database } from '../../agentctx/src/storage/sqlite.js';
 import { type RunningDashboard, startDashboard } from '../src/server/start.js';
 import { type Browser, chromiumPath, launch, screenshotDir } from './support/browser.js';
 import { type Seeded, seedStore } from './support/seed.js';

@@ -49,6 +49,8 @@ if (cmd === 'hook') {
     process.exit(1);
   }
 } else {
+  // Node's compile cache for the CLI's ES modules (its entry and the chunks a command loads)
+  cliCompileCache();
   const entry = '../dist/cli.js';
   import(entry).catch((err) => {
     process.stderr.write(`agentctx: cannot load ${entry} (${err?.message}); run npm run build\n`);
@@ -239,4 +241,20 @@ function quietSqliteWarning() {
     if (type === 'ExperimentalWarning' && /\bSQLite\b/.test(String(warning?.message ?? warning))) return;
     return emit.call(this, warning, ...rest);
   };
+}
+
+/**
+ * Node's own on-disk compile cache (module.enableCompileCache, Node 22.1) for the CLI, kept in
+ * `<agentctx home>/cache/compile`: compiling the entry and the command's chunks is a good part
+ * of a short command. A cache that cannot be made only means compiling again.
+ */
+function cliCompileCache() {
+  try {
+    const path = require('node:path');
+    const home =
+      process.env.AGENTCTX_HOME || path.join(process.env.HOME || require('node:os').homedir(), '.agentctx');
+    require('node:module').enableCompileCache?.(path.join(home, 'cache', 'compile'));
+  } catch {
+    // only speed
+  }
 }

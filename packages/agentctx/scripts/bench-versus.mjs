@@ -108,8 +108,16 @@ try {
           ).ms;
         const node = time(side.node, ['-e', '0'], '', env, repo).ms;
         const start = hook('session-start', { hook_event_name: 'SessionStart', source: 'startup' }, sid);
-        const short = hook('user-prompt-submit', { hook_event_name: 'UserPromptSubmit', prompt: SHORT }, `${sid}-s`);
-        const long = hook('user-prompt-submit', { hook_event_name: 'UserPromptSubmit', prompt: LONG }, `${sid}-l`);
+        const short = hook(
+          'user-prompt-submit',
+          { hook_event_name: 'UserPromptSubmit', prompt: SHORT },
+          `${sid}-s`,
+        );
+        const long = hook(
+          'user-prompt-submit',
+          { hook_event_name: 'UserPromptSubmit', prompt: LONG },
+          `${sid}-l`,
+        );
         if (i < 2) continue; // warm-up: code caches written
         const s = samples[k];
         s.node.push(node);
@@ -121,7 +129,8 @@ try {
     for (const [k, side] of SIDES.entries()) {
       const s = samples[k];
       const base = median(s.node);
-      const cell = (xs) => `${f1(median(xs))} (${(median(xs) / base).toFixed(2)}×, +${f1(median(xs) - base)})`;
+      const cell = (xs) =>
+        `${f1(median(xs))} (${(median(xs) / base).toFixed(2)}×, +${f1(median(xs) - base)})`;
       hookRows.push(
         `| ${n} | ${side.name}: ${side.version} | ${f1(base)} | ${cell(s.start)} | ${cell(s.short)} | ${cell(s.long)} |`,
       );
@@ -144,8 +153,14 @@ try {
   console.log('| records | build | node -e 0 ms | SessionStart | prompt, short | prompt, 55 words |');
   console.log('|---:|---|---:|---:|---:|---:|');
   for (const r of hookRows) console.log(r);
-  console.log('\nMCP and consolidation: medians (spawn: 5 runs; ctx_search: each run\'s median of ' + MCP_CALLS + ' calls)\n');
-  console.log('| records | build | MCP spawn → first ctx_search ms | ctx_search, open connection ms | first consolidation ms |');
+  console.log(
+    "\nMCP and consolidation: medians (spawn: 5 runs; ctx_search: each run's median of " +
+      MCP_CALLS +
+      ' calls)\n',
+  );
+  console.log(
+    '| records | build | MCP spawn → first ctx_search ms | ctx_search, open connection ms | first consolidation ms |',
+  );
   console.log('|---:|---|---:|---:|---:|');
   for (const r of mcpRows) console.log(r);
 } finally {

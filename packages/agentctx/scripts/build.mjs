@@ -1,6 +1,6 @@
 // Bundles the entry points with esbuild. SQLite is Node's own (node:sqlite) and everything else
 // is bundled, so the published package has no runtime dependency.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -11,7 +11,9 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 // The hook bundle is CommonJS: required from the CommonJS bin, it never starts Node's ESM
 // loader, a large part of what a hook costs beyond `node -e 0`.
 const entries = [
-  { src: 'src/cli-entry.ts', format: 'esm', out: 'dist/cli.js' },
+  // split: each command, and what only it uses (the Anthropic SDK, zod), is a chunk of its own
+  // under dist/cli/, loaded when that command runs
+  { src: 'src/cli-entry.ts', format: 'esm', out: 'dist/cli.js', split: true },
   { src: 'src/hook-entry.ts', format: 'cjs', out: 'dist/hook.cjs' },
   // CommonJS too: the bin runs it through the V8 code cache, as it runs the hooks (compiling the
   // ESM bundle was about 100 ms of every MCP start)
@@ -77,22 +79,20 @@ for (const event of HOOK_EVENTS) {
 
 // dist/ is not wiped first: esbuild overwrites each output whole, and tests running from
 // another shell keep a working binary while a build runs.
-for (const { src, stdin, format, out, hook } of entries) {
+for (const { src, stdin, format, out, hook, split } of entries) {
   if (src && !existsSync(join(root, src))) continue;
+  // a build's chunks replace the last build's whole (their names carry content hashes)
+  if (split) rmSync(join(root, 'dist', 'cli'), { recursive: true, force: true });
   await build({
     absWorkingDir: root,
-    ...(src ? { entryPoints: [src] } : { stdin }),
-    outfile: out,
+    ...(src ? { entryPoints: split ? { cli: src } : [src] } : { stdin }),
+    ...(split ? { outdir: 'dist', splitting: true, chunkNames: 'cli/[name]-[hash]' } : { outfile: out }),
     bundle: true,
     platform: 'node',
     format,
     target: 'node22',
     plugins: hook ? [lazyBuiltins] : [],
-    external: [
-      'sqlite-vec',
-      '@huggingface/transformers',
-      'onnxruntime-node',
-    ],
+    external: ['sqlite-vec', '@huggingface/transformers', 'onnxruntime-node'],
     define: {
       __AGENTCTX_VERSION__: JSON.stringify(pkg.version),
       ...(format === 'cjs' ? { 'import.meta.url': '__agentctx_meta.url' } : {}),

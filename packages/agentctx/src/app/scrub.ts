@@ -59,7 +59,11 @@ export async function runScrub(
       ...(opts.compactAlways ? { compactAlways: true } : {}),
     });
     // a sqlite-vec row can only be dropped with the extension loaded: only when there is one to drop
-    if (store.changed_ids.length > 0 && hasSqliteVecTable(db) && (await loadSqliteVec(db, sqliteVecEntry(semanticPackagesDir(a.paths)))) === null)
+    if (
+      store.changed_ids.length > 0 &&
+      hasSqliteVecTable(db) &&
+      (await loadSqliteVec(db, sqliteVecEntry(semanticPackagesDir(a.paths)))) === null
+    )
       store.embeddings_dropped += dropSqliteVecRows(db, store.changed_ids);
     const digests = scrubDigests(a, new Set(store.changed_ids));
     const profile = scrubTextFile(join(a.paths.profile, 'profile.md'), a.redact, 'profile');

@@ -1,12 +1,11 @@
 import { createInterface } from 'node:readline';
-import { type App, createApp } from '../app/context.js';
+import type { App } from '../app/context.js';
 import { resolvePaths } from '../app/paths.js';
 import { AgentctxError, errorMessage } from '../shared/errors.js';
 import { damagedStore, isDamagedStore } from '../storage/store-error.js';
 import { VERSION } from '../version.js';
 import { bool, parseArgs, str } from './args.js';
 import type { CommandIO } from './command.js';
-import { commandHelp, mainHelp } from './help.js';
 import { closeKeys, readKey, readLine } from './keys.js';
 import { COMMANDS, commandLoader } from './registry.js';
 import { colourWanted, makeStyle } from './style.js';
@@ -48,6 +47,7 @@ export async function runCli(argv: readonly string[], io: CommandIO = defaultIO(
   const wantsJson = rest.includes('--json');
   if (name === 'help' && rest[0] && !rest[0].startsWith('-')) return runCli([rest[0], '--help'], io);
   if (!name || name === '--help' || name === '-h' || name === 'help') {
+    const { mainHelp } = await import('./help.js');
     io.stdout(mainHelp(Object.keys(COMMANDS), makeStyle(io.color === true)));
     return 0;
   }
@@ -63,15 +63,14 @@ export async function runCli(argv: readonly string[], io: CommandIO = defaultIO(
     // --help wins over anything else on the line, a mistyped option included
     const end = rest.indexOf('--');
     const options = end === -1 ? rest : rest.slice(0, end);
-    if (options.includes('--help') || options.includes('-h')) {
+    const args = options.includes('--help') || options.includes('-h') ? null : parseArgs(rest, command.flags);
+    if (args === null || bool(args.flags, 'help')) {
+      const { commandHelp } = await import('./help.js');
       io.stdout(commandHelp(command, makeStyle(io.color === true)));
       return 0;
     }
-    const args = parseArgs(rest, command.flags);
-    if (bool(args.flags, 'help')) {
-      io.stdout(commandHelp(command, makeStyle(io.color === true)));
-      return 0;
-    }
+    // the composition root, loaded with the command (not for --version or --help)
+    const { createApp } = await import('../app/context.js');
     const json = bool(args.flags, 'json');
     const result = await command.run({
       args,

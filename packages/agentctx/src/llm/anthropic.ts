@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import {
   jsonFromText,
   type LlmClient,
@@ -22,18 +22,28 @@ function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : 0;
 }
 
-/** The Anthropic Messages API through the official SDK, answering by a forced tool call. */
+/**
+ * The Anthropic Messages API through the official SDK, answering by a forced tool call. The SDK
+ * (1.3 MB of the CLI's code) is loaded at the first request, not when the client is made: most
+ * commands that build a client never send one.
+ */
 export function createAnthropicClient(opts: AnthropicOptions): LlmClient {
-  const sdk = new Anthropic({
-    apiKey: opts.apiKey,
-    baseURL: opts.baseURL || undefined,
-    timeout: opts.timeoutMs ?? 60_000,
-    maxRetries: opts.maxRetries ?? 2,
-  });
+  let loaded: Promise<{ sdk: Anthropic; Sdk: typeof Anthropic }> | undefined;
+  const load = () =>
+    (loaded ??= import('@anthropic-ai/sdk').then(({ default: Sdk }) => ({
+      Sdk,
+      sdk: new Sdk({
+        apiKey: opts.apiKey,
+        baseURL: opts.baseURL || undefined,
+        timeout: opts.timeoutMs ?? 60_000,
+        maxRetries: opts.maxRetries ?? 2,
+      }),
+    })));
   return {
     name: 'anthropic-api',
     model: opts.model,
     async structured(req: StructuredRequest): Promise<StructuredResponse> {
+      const { sdk, Sdk } = await load();
       let msg: Anthropic.Message;
       try {
         msg = await sdk.messages.create({
@@ -51,8 +61,8 @@ export function createAnthropicClient(opts: AnthropicOptions): LlmClient {
           messages: [{ role: 'user', content: req.user }],
         });
       } catch (err) {
-        const status = err instanceof Anthropic.APIError ? err.status : undefined;
-        const kind = err instanceof Anthropic.APIConnectionTimeoutError ? 'timeout' : (err as Error).name;
+        const status = err instanceof Sdk.APIError ? err.status : undefined;
+        const kind = err instanceof Sdk.APIConnectionTimeoutError ? 'timeout' : (err as Error).name;
         throw new LlmError(`${kind}${status ? ` ${status}` : ''}: ${(err as Error).message}`, status);
       }
       const usage: LlmUsage = {

@@ -1,18 +1,10 @@
-import {
-  chmodSync,
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  type Stats,
-  statSync,
-} from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, type Stats, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { syncFtsIndex } from './fts-index.js';
-import type { Db, DbOptions } from './sqlite.js';
 import { migrate, SCHEMA_VERSION } from './migrations.js';
 import { installRetirementScope } from './retirement.js';
+import type { Db, DbOptions } from './sqlite.js';
 
 /**
  * How every agentctx connection is opened: private files, WAL, busy timeout, foreign keys,

@@ -15,7 +15,6 @@ import type { Db, Statement } from './sqlite.js';
  * `fts5Available` decides whether FTS5 is there.
  */
 
-
 const TRIGGERS = ['records_fts_ai', 'records_fts_ad', 'records_fts_au'] as const;
 const OBJECTS = ['records_fts', 'records_fts_vocab', ...TRIGGERS] as const;
 
@@ -86,9 +85,7 @@ function presentObjects(db: Db): Set<string> {
   let stmt = objectsQuery.get(db);
   if (!stmt) {
     stmt = db
-      .prepare(
-        `SELECT name FROM sqlite_master WHERE name IN (${OBJECTS.map(() => '?').join(',')})`,
-      )
+      .prepare(`SELECT name FROM sqlite_master WHERE name IN (${OBJECTS.map(() => '?').join(',')})`)
       .pluck();
     objectsQuery.set(db, stmt);
   }

@@ -1,6 +1,6 @@
-import { Db as Database } from './sqlite.js';
 import { AgentctxError, errorMessage } from '../shared/errors.js';
 import { buildMatchExpression, type QueryTerm, termKey } from './fts-query.js';
+import { Db as Database } from './sqlite.js';
 
 /** One indexed passage of a scratch index. */
 export interface ScratchDoc {

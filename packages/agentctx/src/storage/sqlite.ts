@@ -101,7 +101,7 @@ function spread(params: unknown[]): unknown[] {
 type Native = InstanceType<typeof nodeSqlite.DatabaseSync>;
 type NativeStatement = ReturnType<Native['prepare']>;
 
-const enum Mode {
+enum Mode {
   Rows = 0,
   Pluck = 1,
   Raw = 2,

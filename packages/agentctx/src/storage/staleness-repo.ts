@@ -1,7 +1,6 @@
-import type { Statement } from './sqlite.js';
 import type { StaleFile } from '../shared/stale-label.js';
 import type { Db } from './open.js';
-
+import type { Statement } from './sqlite.js';
 
 /**
  * record_staleness (migration 11, derived): the linked files of current records that changed,

@@ -1,7 +1,7 @@
-import type { Statement } from './sqlite.js';
 import { LOCK_PAUSE_MS, sleepSync } from '../shared/sleep.js';
 import type { QueryTerm } from './fts-query.js';
 import type { Db } from './open.js';
+import type { Statement } from './sqlite.js';
 
 /**
  * Document frequencies of the indexed words. fts5vocab counts a word's documents by walking its
@@ -238,9 +238,7 @@ export function termDfLookup(db: Db): (t: QueryTerm) => number {
 function source(db: Db, table: 'term_df' | 'records_fts_vocab'): Source {
   return {
     exact: db.prepare(`SELECT doc FROM ${table} WHERE term = ?`),
-    range: db.prepare(
-      `SELECT COALESCE(SUM(doc), 0) AS n FROM ${table} WHERE term >= ? AND term < ?`,
-    ),
+    range: db.prepare(`SELECT COALESCE(SUM(doc), 0) AS n FROM ${table} WHERE term >= ? AND term < ?`),
   };
 }
 

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Db as Database } from '../../src/storage/sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDigest } from '../../src/core/digest/digest-file.js';
 import { readRetirementCounters } from '../../src/storage/retirement.js';
+import { Db as Database } from '../../src/storage/sqlite.js';
 import {
   CLAUDE_BIN,
   claudeEnv,

@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Db as Database } from '../../src/storage/sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDigest } from '../../src/core/digest/digest-file.js';
+import { Db as Database } from '../../src/storage/sqlite.js';
 import {
   CLAUDE_BIN,
   claudeEnv,

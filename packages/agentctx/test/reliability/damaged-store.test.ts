@@ -9,8 +9,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { Db as Database } from '../../src/storage/sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Db as Database } from '../../src/storage/sqlite.js';
 import { type HookWorld, hookWorld } from '../process/hooks/helpers.js';
 import { BENCH, figure, maxOf, SEED, seeded, total } from '../support/faults.js';
 import { cliReads, cliWrites, hooks, mcpTools, type SurfaceResult, type World } from '../support/surfaces.js';

@@ -30,7 +30,7 @@ function sqliteHeaders(): string {
   const dirs = [process.env.SQLITE3_INCLUDE, '/usr/include', '/usr/local/include', '/opt/homebrew/include'];
   for (const dir of dirs) if (dir && existsSync(join(dir, 'sqlite3ext.h'))) return dir;
   throw new Error(
-    'no sqlite3ext.h for the no-FTS5 test extension: install SQLite\'s headers (apt install libsqlite3-dev) or set SQLITE3_INCLUDE',
+    "no sqlite3ext.h for the no-FTS5 test extension: install SQLite's headers (apt install libsqlite3-dev) or set SQLITE3_INCLUDE",
   );
 }
 

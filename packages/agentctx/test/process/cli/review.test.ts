@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Db as Database } from '../../../src/storage/sqlite.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Db as Database } from '../../../src/storage/sqlite.js';
 import { BIN, isolatedEnv, runAgentctx } from '../../support/cli.js';
 import { git } from '../../support/git.js';
 import { tempDir } from '../../support/tmp.js';

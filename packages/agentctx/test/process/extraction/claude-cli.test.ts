@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Db as Database } from '../../../src/storage/sqlite.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Db as Database } from '../../../src/storage/sqlite.js';
 import { CLAUDE_BIN, claudeBinDir, claudeEnv, gitRepo, runClaude, waitFor } from '../../support/claude.js';
 import { BIN, runAgentctx, runJson } from '../../support/cli.js';
 import { answer, extractArgs, runAsync, type Workspace, workspace } from '../../support/extract-harness.js';

@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { getTokenizer } from '@anthropic-ai/tokenizer';
-import { Db as Database } from '../../../src/storage/sqlite.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolvePaths } from '../../../src/app/paths.js';
 import { resolveProject } from '../../../src/app/project.js';
@@ -8,6 +7,7 @@ import { writeDigest } from '../../../src/core/digest/digest-file.js';
 import { supersedeRecord } from '../../../src/core/records/records.js';
 import { estimateTokens } from '../../../src/shared/tokens.js';
 import { readRetirementCounters } from '../../../src/storage/retirement.js';
+import { Db as Database } from '../../../src/storage/sqlite.js';
 import { fakeRepo } from '../../support/tmp.js';
 import { basePayload, type HookWorld, hookWorld, promptPayload, runHook } from './helpers.js';
 

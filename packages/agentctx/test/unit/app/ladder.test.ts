@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { Db as Database } from '../../../src/storage/sqlite.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Config, DEFAULT_CONFIG } from '../../../src/app/config.js';
 import { degradation, degradedMarker, type LadderInput } from '../../../src/app/ladder.js';
 import { resolvePaths } from '../../../src/app/paths.js';
 import { type DatabaseCtor, type Db, openWith } from '../../../src/storage/connection.js';
 import { addDailyExtractionCost } from '../../../src/storage/extraction-state-repo.js';
+import { Db as Database } from '../../../src/storage/sqlite.js';
 import { FIXTURE_MODELS } from '../../support/models.js';
 import { withoutFts5 } from '../../support/no-fts5.js';
 import { tempDir } from '../../support/tmp.js';

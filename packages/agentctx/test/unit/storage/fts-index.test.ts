@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { Db as Database } from '../../../src/storage/sqlite.js';
 import fc from 'fast-check';
 import { monotonicFactory } from 'ulid';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { search } from '../../../src/core/retrieval/search.js';
 import { type DatabaseCtor, type Db, openWith } from '../../../src/storage/connection.js';
 import { fts5Available, fts5ByTable, ftsUsable, syncFtsIndex } from '../../../src/storage/fts-index.js';
 import { SCHEMA_VERSION } from '../../../src/storage/migrations.js';
+import { Db as Database } from '../../../src/storage/sqlite.js';
 import { withoutFts5 } from '../../support/no-fts5.js';
 import { tempDir } from '../../support/tmp.js';
 

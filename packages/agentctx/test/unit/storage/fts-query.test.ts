@@ -1,4 +1,3 @@
-import { Db as Database } from '../../../src/storage/sqlite.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,6 +12,7 @@ import {
   termToFts,
   textHasTerm,
 } from '../../../src/storage/fts-query.js';
+import { Db as Database } from '../../../src/storage/sqlite.js';
 import { hostileQueries } from '../core/retrieval/hostile-queries.js';
 
 describe('extractTerms', () => {

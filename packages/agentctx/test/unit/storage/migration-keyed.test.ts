@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { Db as Database } from '../../../src/storage/sqlite.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../../src/storage/migrations.js';
 import { openDb } from '../../../src/storage/open.js';
+import { Db as Database } from '../../../src/storage/sqlite.js';
 import { tempDir } from '../../support/tmp.js';
 
 /**

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import { Db as Database } from '../../../src/storage/sqlite.js';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetNamespace } from '../../../src/core/records/reset.js';
 import { extractTerms, type QueryTerm } from '../../../src/storage/fts-query.js';
+import { Db as Database } from '../../../src/storage/sqlite.js';
 import { refreshTermDf, termDfLookup } from '../../../src/storage/term-df.js';
 import { testStore } from '../../support/store.js';
 import { tempDir } from '../../support/tmp.js';

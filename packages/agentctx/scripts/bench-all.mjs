@@ -189,7 +189,7 @@ const parts = [
 ];
 const SIZE_TITLE = 'Installed size';
 const SIZE_HOW =
-  '`npm pack` of the package, then `npm install -g` of the tarball into an empty prefix (`scripts/measure-install.mjs`; `du` of the prefix), and what `agentctx init --semantic` installs into the agentctx home. better-sqlite3 compiled from source here (no prebuilt binary reachable), which leaves its build files beside the addon.';
+  '`npm pack` of the package, then `npm install -g` of the tarball into an empty prefix with a fresh npm cache, with and without install scripts (`scripts/measure-install.mjs`; bytes of the files under the prefix), and what `agentctx init --semantic` installs into the agentctx home. The package has no dependency: nothing is fetched or compiled beyond the tarball.';
 sections.push({
   title: SIZE_TITLE,
   how: SIZE_HOW,

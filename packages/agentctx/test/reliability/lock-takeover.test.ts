@@ -76,7 +76,7 @@ function checkOneAtATime(lines: string[]): { overlap: string | null; enters: num
     const [what, pid] = line.split(' ');
     if (what === 'enter') {
       if (holder !== null) return { overlap: `line ${i + 1}: ${pid} entered while ${holder} held`, enters };
-      holder = pid;
+      holder = pid ?? null;
       enters++;
     } else {
       if (holder !== pid) return { overlap: `line ${i + 1}: ${pid} left without holding`, enters };

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import fc from 'fast-check';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { appendJournal } from '../../agentctx/src/storage/session-journal.js';
@@ -18,8 +19,9 @@ let core: App;
 let app: Hono;
 let token: string;
 
+/** A read as the page sends it: the token in its header (pass `'x-agentctx-token': ''` to leave it out). */
 function get(path: string, headers: Record<string, string> = {}) {
-  return app.request(path, { headers: { host: HOST, ...headers } });
+  return app.request(path, { headers: { host: HOST, 'x-agentctx-token': token, ...headers } });
 }
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
@@ -112,6 +114,75 @@ describe('security', () => {
     expect((await json(get('/api/profile'))).records).toHaveLength(1);
   });
 
+  it('requires the start-up token on every read: none, a wrong one or a spoofed Host gets 403 and no data', async () => {
+    const reads = [
+      '/',
+      '/index.html',
+      '/assets/app.js',
+      '/api/meta',
+      '/api/projects',
+      `/api/records?project=${seed.projectId}`,
+      `/api/records/${seed.ids.sqlite}`,
+      '/api/review',
+      '/api/profile',
+      '/api/sessions',
+      '/api/graph',
+      '/api/sync',
+    ];
+    const secrets = (body: string) =>
+      body.includes(token) || body.includes(seed.ids.sqlite) || body.includes('Indent with two spaces');
+    // what a local account without the token can send: no token, any wrong one, in the header or the URL
+    const wrongToken = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+      fc
+        .nat({ max: 31 })
+        .map((i) => `${token.slice(0, i)}${token[i] === 'A' ? 'B' : 'A'}${token.slice(i + 1)}`),
+      fc.constant(token.slice(0, -1)),
+      fc.constant(`${token}x`),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...reads),
+        fc.option(wrongToken, { nil: undefined }),
+        fc.boolean(),
+        async (path, given, inUrl) => {
+          const headers: Record<string, string> = { host: HOST };
+          let url = path;
+          if (given !== undefined && given !== token) {
+            if (inUrl) url += `${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(given)}`;
+            else if (/^[\x21-\x7e]*$/.test(given)) headers['x-agentctx-token'] = given;
+          }
+          const res = await app.request(url, { headers });
+          expect(res.status, url).toBe(403);
+          expect(secrets(await res.text())).toBe(false);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    for (const path of reads) {
+      // the right token, in the header or in the URL, but a spoofed Host: still refused
+      for (const host of ['evil.example', `evil.example:${PORT}`, `127.0.0.1:${PORT + 1}`]) {
+        const res = await get(path, { host });
+        expect(res.status, `${host} ${path}`).toBe(403);
+        expect(secrets(await res.text())).toBe(false);
+      }
+      const viaUrl = `${path}${path.includes('?') ? '&' : '?'}token=${token}`;
+      expect((await app.request(viaUrl, { headers: { host: `evil.example:${PORT}` } })).status).toBe(403);
+      // and with the right Host: served, whichever way the token came
+      expect((await get(path)).status, path).toBe(200);
+      expect((await app.request(viaUrl, { headers: { host: HOST } })).status, viaUrl).toBe(200);
+    }
+    // a write takes the token only from its header: one in the URL is not enough
+    const write = await app.request(`/api/records/${seed.ids.sqlite}/pin?token=${token}`, {
+      method: 'POST',
+      headers: { host: HOST, 'content-type': 'application/json' },
+      body: JSON.stringify({ pinned: true }),
+    });
+    expect(write.status).toBe(403);
+    expect((await json(get(`/api/records/${seed.ids.sqlite}`))).record.pinned).toBe(0);
+  });
+
   it('sets no cookies and no CORS headers, and refuses preflights', async () => {
     const responses = [
       await get('/'),
@@ -144,6 +215,9 @@ describe('security', () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toContain(`<meta name="agentctx-token" content="${token}"`);
+    // the page's own assets are loaded with the token too: no request goes without it
+    expect(html).toContain(`src="/assets/app.js?token=${token}"`);
+    expect(html).toContain(`href="/assets/app.css?token=${token}"`);
     expect(html).not.toContain('__AGENTCTX_TOKEN__');
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(res.headers.get('x-frame-options')).toBe('DENY');

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningDashboard, startDashboard } from '../src/server/start.js';
+import { withToken } from './support/http.js';
 import { type Seeded, seedStore } from './support/seed.js';
 
 const LIMIT = 64 * 1024;
@@ -135,12 +136,16 @@ describe('the dashboard limits request bodies to 64 KiB, while reading them', ()
   }, 10_000);
 
   it('changes nothing when it refuses a body', async () => {
-    const before = await fetch(`${dash.url}api/records/${seed.ids.sqlite}`).then((r) => r.json());
+    const before = await fetch(`${dash.origin}api/records/${seed.ids.sqlite}`, withToken(dash)).then((r) =>
+      r.json(),
+    );
     for (const mode of ['length', 'chunked'] as const) {
       const res = await post(dash.port, dash.token, { path: pinPath(), size: LIMIT + 1, mode });
       expect(res.status, mode).toBe(413);
     }
-    const after = await fetch(`${dash.url}api/records/${seed.ids.sqlite}`).then((r) => r.json());
+    const after = await fetch(`${dash.origin}api/records/${seed.ids.sqlite}`, withToken(dash)).then((r) =>
+      r.json(),
+    );
     expect(after).toEqual(before);
   });
 
@@ -178,7 +183,10 @@ describe('the dashboard limits request bodies to 64 KiB, while reading them', ()
       json,
     });
     expect(res.status, res.body).toBe(200);
-    const after = await fetch(`${dash.url}api/records/${JSON.parse(res.body).new_id}`).then((r) => r.json());
+    const after = await fetch(
+      `${dash.origin}api/records/${JSON.parse(res.body).new_id}`,
+      withToken(dash),
+    ).then((r) => r.json());
     expect([...after.record.body].length).toBe(2000);
   });
 });

@@ -4,6 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Db as Database } from '../../agentctx/src/storage/sqlite.js';
 import { type RunningDashboard, startDashboard } from '../src/server/start.js';
 import { type Browser, chromiumPath, launch, screenshotDir } from './support/browser.js';
+import { withToken } from './support/http.js';
 import { type Seeded, seedStore } from './support/seed.js';
 
 // The browser comes with `npm install` (@sparticuz/chromium); AGENTCTX_SKIP_BROWSER=1 skips these tests knowingly.
@@ -54,6 +55,35 @@ describe.skipIf(skipBrowser)('the dashboard in headless Chromium', () => {
     await rows.first().locator('a').first().click();
     await b.page.waitForURL(/#\/records\?p=/);
     await b.page.locator('.record-list li').first().waitFor();
+  });
+
+  it('the page keeps the token from the URL it was opened with and sends it on every request', async () => {
+    const sent: { url: string; header: string | undefined }[] = [];
+    b.page.on('request', (r) => {
+      if (r.url().startsWith(dash.origin))
+        sent.push({ url: r.url(), header: r.headers()['x-agentctx-token'] });
+    });
+    await b.page.goto(`${dash.url}#/records`);
+    await b.page.locator('.record-list li').first().waitFor();
+    for (const view of ['projects', 'graph', 'profile', 'sessions', 'review']) {
+      await b.page.locator(`nav a[href^="#/${view}"]`).click();
+      await b.page.waitForURL(new RegExp(`#/${view}`));
+    }
+    await b.page.goto(`${dash.url}#/records/${seed.ids.sqlite}`);
+    await b.page.locator('article.record').waitFor();
+    expect(sent.some((r) => r.url.includes('/api/'))).toBe(true);
+    for (const r of sent) {
+      const inUrl = new URL(r.url).searchParams.get('token') === dash.token;
+      expect(inUrl || r.header === dash.token, r.url).toBe(true);
+    }
+    // the address keeps the token across views, so a reload still works
+    await b.page.reload();
+    await b.page.locator('article.record').waitFor();
+    // opened without it, the server refuses and says which URL to open
+    const bare = await b.page.goto(dash.origin);
+    expect(bare?.status()).toBe(403);
+    expect(await b.page.locator('body').innerText()).toContain('agentctx ui');
+    b.errors.length = 0; // the refused page's own console error is expected here
   });
 
   it('Records: search, open a record with its chain', async () => {
@@ -115,7 +145,7 @@ describe.skipIf(skipBrowser)('the dashboard in headless Chromium', () => {
     await old.locator('a').click();
     await expect.poll(() => b.page.locator('article.record').innerText()).toContain('It no longer surfaces');
     // the store agrees
-    const api = await fetch(`${dash.url}api/records/${seed.ids.sqlite}`);
+    const api = await fetch(`${dash.origin}api/records/${seed.ids.sqlite}`, withToken(dash));
     expect((await api.json()).record.superseded_by).toBe(newId);
     await shot('supersede');
   });
@@ -126,7 +156,8 @@ describe.skipIf(skipBrowser)('the dashboard in headless Chromium', () => {
     await b.page.getByRole('button', { name: 'Unpin' }).waitFor();
     await b.page.getByRole('button', { name: 'Confirm (mark reinforced)' }).click();
     await expect.poll(() => b.page.locator('article.record .badge.conf').innerText()).toBe('reinforced');
-    const rec = (await (await fetch(`${dash.url}api/records/${seed.ids.bugfix}`)).json()).record;
+    const rec = (await (await fetch(`${dash.origin}api/records/${seed.ids.bugfix}`, withToken(dash))).json())
+      .record;
     expect(rec).toMatchObject({ pinned: 1, confidence: 'reinforced' });
   });
 
@@ -154,7 +185,9 @@ describe.skipIf(skipBrowser)('the dashboard in headless Chromium', () => {
     const before = Number((await b.page.getByTestId('review-count').innerText()).split(' ')[0]);
     await b.page.keyboard.press('c');
     await expect.poll(() => item.getAttribute('data-key')).not.toBe(`stale:${seed.ids.sqlite}`);
-    const detail = await (await fetch(`${dash.url}api/records/${seed.ids.sqlite}`)).json();
+    const detail = await (
+      await fetch(`${dash.origin}api/records/${seed.ids.sqlite}`, withToken(dash))
+    ).json();
     expect(detail.stale).toBeNull();
     expect(detail.record.superseded_at).toBeNull();
 
@@ -165,14 +198,16 @@ describe.skipIf(skipBrowser)('the dashboard in headless Chromium', () => {
     expect(await item.getAttribute('data-key')).toBe(key);
     await item.getByRole('button', { name: /Dismiss/ }).click();
     await expect.poll(() => item.getAttribute('data-key')).not.toBe(key);
-    const gone = await (await fetch(`${dash.url}api/records/${key.slice('inferred:'.length)}`)).json();
+    const gone = await (
+      await fetch(`${dash.origin}api/records/${key.slice('inferred:'.length)}`, withToken(dash))
+    ).json();
     expect(gone.record.superseded_at).not.toBeNull();
     await expect
       .poll(async () => Number((await b.page.getByTestId('review-count').innerText()).split(' ')[0]))
       .toBe(before - 2);
 
     // writes need the start-up token, as every dashboard write does
-    const refused = await fetch(`${dash.url}api/review/act`, {
+    const refused = await fetch(`${dash.origin}api/review/act`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ key: `inferred:${seed.ids.bugfix}`, action: 'dismiss' }),

@@ -43,7 +43,7 @@ describe('agentctx ui', () => {
       const timer = setTimeout(() => reject(new Error(`no URL printed: ${out} ${err}`)), 20_000);
       child!.stdout!.on('data', (d) => {
         out += d;
-        const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(out);
+        const m = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=[A-Za-z0-9_-]{32}/.exec(out);
         if (m) {
           clearTimeout(timer);
           resolve(m[0]);
@@ -52,12 +52,19 @@ describe('agentctx ui', () => {
       child!.once('exit', (code) => reject(new Error(`exited ${code}: ${out} ${err}`)));
     });
     expect(out).toContain('agentctx dashboard for shop');
+    // the printed URL carries the token; every request needs it, reads included
     const port = Number(new URL(url).port);
-    const res = await rawRequest(port, { path: '/api/projects', headers: { host: `127.0.0.1:${port}` } });
+    const token = new URL(url).searchParams.get('token')!;
+    const bare = await rawRequest(port, { path: '/api/projects', headers: { host: `127.0.0.1:${port}` } });
+    expect(bare.status).toBe(403);
+    const res = await rawRequest(port, {
+      path: '/api/projects',
+      headers: { host: `127.0.0.1:${port}`, 'x-agentctx-token': token },
+    });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body).projects[0].label).toBe('shop');
-    const page = await rawRequest(port, { path: '/', headers: { host: `localhost:${port}` } });
-    expect(page.body).toMatch(/<meta name="agentctx-token" content="[A-Za-z0-9_-]{32}"/);
+    const page = await rawRequest(port, { path: `/?token=${token}`, headers: { host: `localhost:${port}` } });
+    expect(page.body).toContain(`<meta name="agentctx-token" content="${token}"`);
     const exit = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
     child.kill('SIGINT');
     expect(await exit).toBe(0);

@@ -35,7 +35,8 @@ function reachable(host: string, port: number): Promise<boolean> {
 
 describe('the running server, over real HTTP', () => {
   it('listens on 127.0.0.1 only', async () => {
-    expect(dash.url).toBe(`http://127.0.0.1:${dash.port}/`);
+    expect(dash.origin).toBe(`http://127.0.0.1:${dash.port}/`);
+    expect(dash.url).toBe(`http://127.0.0.1:${dash.port}/?token=${dash.token}`);
     expect(await reachable('127.0.0.1', dash.port)).toBe(true);
     const external = Object.values(networkInterfaces())
       .flat()
@@ -45,15 +46,59 @@ describe('the running server, over real HTTP', () => {
   });
 
   it('serves the page and the API to a same-origin client', async () => {
-    const page = await rawRequest(dash.port, { path: '/', headers: { host: `127.0.0.1:${dash.port}` } });
+    const page = await rawRequest(dash.port, {
+      path: new URL(dash.url).pathname + new URL(dash.url).search,
+      headers: { host: `127.0.0.1:${dash.port}` },
+    });
     expect(page.status).toBe(200);
     expect(page.body).toContain(dash.token);
     const api = await rawRequest(dash.port, {
       path: '/api/projects',
-      headers: { host: `localhost:${dash.port}` },
+      headers: { host: `localhost:${dash.port}`, 'x-agentctx-token': dash.token },
     });
     expect(api.status).toBe(200);
     expect(JSON.parse(api.body).projects.length).toBe(3);
+  });
+
+  it('refuses every read to a local client without the token, with a wrong one, or with a spoofed Host', async () => {
+    // what `curl` run by another account on this machine can send
+    const reads = [
+      '/',
+      '/assets/app.js',
+      '/api/projects',
+      '/api/records',
+      `/api/records/${seed.ids.sqlite}`,
+      '/api/profile',
+    ];
+    const wrong = `${dash.token.slice(0, -1)}${dash.token.endsWith('A') ? 'B' : 'A'}`;
+    const attempts: [string, Record<string, string>][] = [];
+    for (const path of reads) {
+      const q = path.includes('?') ? '&' : '?';
+      for (const host of [`127.0.0.1:${dash.port}`, `localhost:${dash.port}`, 'attacker.example']) {
+        attempts.push([path, { host }]);
+        attempts.push([path, { host, 'x-agentctx-token': wrong }]);
+        attempts.push([`${path}${q}token=${wrong}`, { host }]);
+        attempts.push([`${path}${q}token=`, { host }]);
+      }
+      // the right token but a spoofed Host
+      attempts.push([path, { host: 'attacker.example', 'x-agentctx-token': dash.token }]);
+      attempts.push([`${path}${q}token=${dash.token}`, { host: `attacker.example:${dash.port}` }]);
+    }
+    for (const [path, headers] of attempts) {
+      const res = await rawRequest(dash.port, { path, headers });
+      expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
+      expect(res.body).not.toContain(dash.token);
+      expect(res.body).not.toContain(seed.ids.sqlite);
+      expect(res.body).not.toContain('projects');
+    }
+    // the same reads with the token, as the page sends them: served
+    for (const path of reads) {
+      const res = await rawRequest(dash.port, {
+        path,
+        headers: { host: `127.0.0.1:${dash.port}`, 'x-agentctx-token': dash.token },
+      });
+      expect(res.status, path).toBe(200);
+    }
   });
 
   it('rejects a foreign Host with 403 (DNS rebinding)', async () => {
@@ -91,7 +136,10 @@ describe('the running server, over real HTTP', () => {
     const body = JSON.stringify({ pinned: true });
     const refused = await rawRequest(dash.port, { method: 'POST', path, headers, body });
     expect(refused.status).toBe(403);
-    const detail = await rawRequest(dash.port, { path: `/api/records/${seed.ids.sqlite}`, headers });
+    const detail = await rawRequest(dash.port, {
+      path: `/api/records/${seed.ids.sqlite}`,
+      headers: { ...headers, 'x-agentctx-token': dash.token },
+    });
     expect(JSON.parse(detail.body).record.pinned).toBe(0);
     const ok = await rawRequest(dash.port, {
       method: 'POST',

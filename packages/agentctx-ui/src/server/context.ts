@@ -10,7 +10,7 @@ export interface DashboardContext {
   reinforceThreshold: number;
   /** The redaction gate's redactor (built-in rules and the user's patterns) every edit passes. */
   redact: (text: string) => string;
-  /** The start-up secret every write must carry in the `x-agentctx-token` header. */
+  /** The start-up secret every request carries (`x-agentctx-token` header, or `?token=` on a read). */
   token: string;
   /** The port the server listens on (known only after listen when started on port 0). */
   port: () => number;

@@ -2,6 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 
 export const TOKEN_HEADER = 'x-agentctx-token';
+/** The query parameter that carries the token in the URL `agentctx ui` opens, and in asset URLs. */
+export const TOKEN_PARAM = 'token';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -26,8 +28,11 @@ function forbidden(reason: string): Response {
 
 /**
  * Every request: the Host must be ours, a browser must not say the request is cross-site, and
- * a write must carry the start-up token. Nothing sets cookies or CORS headers, so another origin
- * can neither read a response nor send the custom token header without a (refused) preflight.
+ * the start-up token must come with it, reads included (any local account can reach 127.0.0.1
+ * and spoof a Host header; only the user who started the server has the token). A read may
+ * carry it in the URL (`?token=`, how the page and its assets are first loaded); a write only in
+ * the header, which another origin cannot send without a (refused) preflight. Nothing sets
+ * cookies or CORS headers, so another origin cannot read a response either.
  */
 export function guard(opts: { token: string; port: () => number }): MiddlewareHandler {
   return async (c, next) => {
@@ -38,8 +43,10 @@ export function guard(opts: { token: string; port: () => number }): MiddlewareHa
     }
     const method = c.req.method.toUpperCase();
     if (method === 'OPTIONS') return forbidden('cross-origin requests are not served');
-    if (WRITE_METHODS.has(method) && !sameSecret(c.req.header(TOKEN_HEADER), opts.token)) {
-      return forbidden('missing or wrong dashboard token');
+    const inHeader = sameSecret(c.req.header(TOKEN_HEADER), opts.token);
+    const inUrl = !WRITE_METHODS.has(method) && sameSecret(c.req.query(TOKEN_PARAM), opts.token);
+    if (!inHeader && !inUrl) {
+      return forbidden('missing or wrong dashboard token: open the URL that `agentctx ui` printed');
     }
     await next();
     c.header('x-content-type-options', 'nosniff');

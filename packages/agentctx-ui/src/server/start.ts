@@ -17,6 +17,7 @@ import {
   runTeamImport,
   teamFilePath,
 } from './core.js';
+import { TOKEN_PARAM } from './security.js';
 
 export const DEFAULT_PORT = 7327;
 export const HOST = '127.0.0.1';
@@ -29,7 +30,10 @@ export interface StartOptions extends AppOptions {
 }
 
 export interface RunningDashboard {
+  /** The URL to open: the origin with `?token=` (every request needs the token). */
   url: string;
+  /** `http://127.0.0.1:<port>/`, without the token. */
+  origin: string;
   port: number;
   token: string;
   projectId: string;
@@ -100,7 +104,8 @@ export async function startDashboard(opts: StartOptions = {}): Promise<RunningDa
   });
   let closed = false;
   return {
-    url: `http://${HOST}:${port}/`,
+    url: `http://${HOST}:${port}/?${TOKEN_PARAM}=${ctx.token}`,
+    origin: `http://${HOST}:${port}/`,
     port,
     token: ctx.token,
     projectId: core.project.id,

@@ -12,7 +12,7 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
-/** Where the page reads the start-up token from (a meta tag: no inline script needed). */
+/** Where the start-up token goes in the page: its meta tag (read by the API client, no inline script) and its asset URLs. */
 export const TOKEN_PLACEHOLDER = '__AGENTCTX_TOKEN__';
 
 export const CONTENT_SECURITY_POLICY = [

@@ -1,4 +1,4 @@
-/** The dashboard's API client: same-origin fetches; writes carry the start-up token. */
+/** The dashboard's API client: same-origin fetches, each carrying the start-up token the server put in the page. */
 
 function token(): string {
   return document.querySelector('meta[name="agentctx-token"]')?.getAttribute('content') ?? '';
@@ -27,7 +27,9 @@ export async function getJson<T>(path: string, params: Record<string, string | u
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, v);
   const qs = q.toString();
   return answer<T>(
-    await fetch(`/api${path}${qs ? `?${qs}` : ''}`, { headers: { accept: 'application/json' } }),
+    await fetch(`/api${path}${qs ? `?${qs}` : ''}`, {
+      headers: { accept: 'application/json', 'x-agentctx-token': token() },
+    }),
   );
 }
 

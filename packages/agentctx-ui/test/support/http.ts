@@ -35,3 +35,11 @@ export function rawRequest(
     req.end();
   });
 }
+
+/** Fetch options carrying the dashboard's start-up token, as the page sends it on every request. */
+export function withToken(dash: { token: string }, init: RequestInit = {}): RequestInit {
+  return {
+    ...init,
+    headers: { ...(init.headers as Record<string, string>), 'x-agentctx-token': dash.token },
+  };
+}

@@ -1,4 +1,14 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { AgentctxError } from '../shared/errors.js';
 import { processAlive } from '../storage/process-alive.js';
@@ -7,7 +17,7 @@ export interface Lock {
   release: () => void;
 }
 
-/** A lock file with no readable holder yet younger than this is being written: it is held. */
+/** A lock file with no readable holder (torn by a crash or an older version mid-write) yet younger than this counts as held. */
 const FRESH_MS = 10_000;
 
 const REASONS: Record<string, string> = {
@@ -37,14 +47,14 @@ function heldByLiveProcess(file: string, staleMs: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code !== 'ENOENT' && youngerThan(file, FRESH_MS);
   }
-  let held: { pid?: number; at?: number };
+  let held: { pid?: number; at?: number; released?: boolean };
   try {
-    held = JSON.parse(text) as { pid?: number; at?: number };
+    held = JSON.parse(text) as typeof held;
   } catch {
-    // created but not written yet (its holder is between open and write), or a torn file
+    // torn: read as held while young, in case a writer is still at it
     return youngerThan(file, FRESH_MS);
   }
-  if (!held.pid || !processAlive(held.pid)) return false;
+  if (held.released || !held.pid || !processAlive(held.pid)) return false;
   return Date.now() - (held.at ?? 0) <= staleMs;
 }
 
@@ -64,13 +74,53 @@ function youngerThan(file: string, ms: number): boolean {
   }
 }
 
+/** `<base>.<n>.lock`: generation n of one lock (digits only, so `a` never reads `a.1`'s files). */
+function generations(locksDir: string, base: string): number[] {
+  const out: number[] = [];
+  for (const f of readdirSync(locksDir)) {
+    if (!f.startsWith(`${base}.`) || !f.endsWith('.lock')) continue;
+    const n = f.slice(base.length + 1, -'.lock'.length);
+    if (/^\d{1,15}$/.test(n)) out.push(Number(n));
+  }
+  return out;
+}
+
 /**
- * Take `<locksDir>/<name>.lock` if nobody holds it. A lock whose process is gone, or that is
- * older than `staleMs`, is taken over. Returns null only when a live process holds the lock;
- * a lock that cannot be created (a full disk, a read-only home) throws a `lock_failed` error.
+ * Take the lock `name` under `locksDir` if nobody holds it. A lock whose process is gone, or
+ * that is older than `staleMs`, is taken over. Returns null only when a live process holds the
+ * lock; a lock that cannot be created (a full disk, a read-only home) throws `lock_failed`.
+ *
+ * Why generations: removing a stale lock file and creating a new one is two steps, and two
+ * waiters that both judged it stale could each remove the other's fresh lock and both run. So a
+ * lock is never removed to be taken: the holder is whoever created the highest generation
+ * `<name>.<n>.lock`, and taking over generation n means creating n+1, which `link` does for
+ * exactly one waiter (complete, never half written). The highest generation is never removed
+ * (release marks it released), so the highest number only grows, and a slow waiter that created
+ * a generation already passed sees a higher one and steps back.
  */
 export function tryLock(locksDir: string, name: string, staleMs = 10 * 60_000): Lock | null {
-  const file = join(locksDir, `${name.replace(/[^A-Za-z0-9_.-]/g, '_')}.lock`);
+  const base = name.replace(/[^A-Za-z0-9_.-]/g, '_');
+  const genFile = (n: number) => join(locksDir, `${base}.${n}.lock`);
+  ensureDir(locksDir, genFile(0));
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const top = Math.max(-1, ...listGenerations(locksDir, base, genFile(0)));
+    if (top >= 0 && heldByLiveProcess(genFile(top), staleMs)) return null;
+    const mine = genFile(top + 1);
+    const token = randomBytes(8).toString('hex');
+    if (!createWhole(mine, JSON.stringify({ pid: process.pid, at: Date.now(), token }))) continue;
+    const after = listGenerations(locksDir, base, mine);
+    if (after.some((n) => n > top + 1)) {
+      // created a generation someone had already passed: not ours to hold
+      rmSync(mine, { force: true });
+      continue;
+    }
+    for (const n of after) if (n < top + 1) rmSync(genFile(n), { force: true });
+    return { release: () => release(mine, token) };
+  }
+  return null; // taken over by others meanwhile: someone holds it now
+}
+
+function ensureDir(locksDir: string, file: string): void {
   try {
     mkdirSync(locksDir, { recursive: true, mode: 0o700 });
   } catch (err) {
@@ -83,39 +133,40 @@ export function tryLock(locksDir: string, name: string, staleMs = 10 * 60_000): 
     }
     if (!isDir(locksDir)) throw lockError(file, cause);
   }
-  for (let attempt = 0; attempt < 2; attempt++) {
-    let fd: number;
-    try {
-      fd = openSync(file, 'wx', 0o600);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw lockError(file, err);
-      if (heldByLiveProcess(file, staleMs)) return null;
-      try {
-        rmSync(file, { force: true });
-      } catch (rmErr) {
-        throw lockError(file, rmErr);
-      }
-      continue;
-    }
-    try {
-      writeSync(fd, JSON.stringify({ pid: process.pid, at: Date.now() }));
-    } catch (err) {
-      // an empty lock file would read as "being written" for a while: leave none behind
-      closeSync(fd);
-      rmSync(file, { force: true });
-      throw lockError(file, err);
-    }
-    closeSync(fd);
-    return {
-      release: () => {
-        try {
-          const held = JSON.parse(readFileSync(file, 'utf8')) as { pid?: number };
-          if (held.pid === process.pid) rmSync(file, { force: true });
-        } catch {
-          // already gone
-        }
-      },
-    };
+}
+
+function listGenerations(locksDir: string, base: string, file: string): number[] {
+  try {
+    return generations(locksDir, base);
+  } catch (err) {
+    throw lockError(file, err);
   }
-  return null; // taken over twice by others meanwhile: someone holds it now
+}
+
+/** Create `file` holding `text`, written aside and linked in; false when it already exists. */
+function createWhole(file: string, text: string): boolean {
+  const aside = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    writeFileSync(aside, text, { flag: 'wx', mode: 0o600 });
+    linkSync(aside, file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw lockError(file, err);
+  } finally {
+    rmSync(aside, { force: true });
+  }
+}
+
+/** Mark our generation released (replaced whole), unless it is no longer ours. */
+function release(file: string, token: string): void {
+  try {
+    const held = JSON.parse(readFileSync(file, 'utf8')) as { token?: string };
+    if (held.token !== token) return;
+    const aside = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(aside, JSON.stringify({ released: true, at: Date.now() }), { mode: 0o600 });
+    renameSync(aside, file);
+  } catch {
+    // already taken over, or the disk refuses: a dead holder's lock is taken over anyway
+  }
 }

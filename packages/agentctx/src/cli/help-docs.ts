@@ -111,7 +111,7 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
     line: 'open the dashboard on 127.0.0.1',
     options: {
       port: 'port to listen on (0: any free one)',
-      open: 'open the browser (--no-open: print the URL only)',
+      open: 'open the browser (--no-open: print the URL, with its access token, only)',
     },
     examples: ['agentctx ui', 'agentctx ui --port 0 --no-open'],
   },

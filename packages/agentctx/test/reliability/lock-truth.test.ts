@@ -97,7 +97,8 @@ describe('a lock that cannot be created is an error, not a holder', () => {
 describe('a lock held by a live process still means "already running"', () => {
   it('a live holder skips, exit 0; a dead holder is taken over', () => {
     const projectId = resolveProject(repo).id;
-    const lockFile = join(home, '.agentctx', 'locks', `consolidate-${projectId}.lock`);
+    // generation 0 of the lock (`<name>.<n>.lock`, see app/lock.ts)
+    const lockFile = join(home, '.agentctx', 'locks', `consolidate-${projectId}.0.lock`);
     writeFileSync(lockFile, JSON.stringify({ pid: process.pid, at: Date.now() }));
     const held = runAgentctx(['consolidate', '--json'], { cwd: repo, env });
     expect(held.code).toBe(0);
@@ -107,6 +108,7 @@ describe('a lock held by a live process still means "already running"', () => {
     const taken = runAgentctx(['consolidate', '--json'], { cwd: repo, env });
     expect(taken.code).toBe(0);
     expect(JSON.parse(taken.stdout).skipped).toBeUndefined();
-    rmSync(lockFile, { force: true });
+    for (const f of readdirSync(join(home, '.agentctx', 'locks')))
+      rmSync(join(home, '.agentctx', 'locks', f));
   });
 });

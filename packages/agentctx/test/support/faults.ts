@@ -165,9 +165,12 @@ export function tornLocks(locksDir: string): string[] {
   }
   return names.filter((n) => {
     try {
-      return (
-        typeof (JSON.parse(readFileSync(join(locksDir, n), 'utf8')) as { pid?: unknown }).pid !== 'number'
-      );
+      const held = JSON.parse(readFileSync(join(locksDir, n), 'utf8')) as {
+        pid?: unknown;
+        released?: unknown;
+      };
+      // a released generation (app/lock.ts) names no holder and is not torn
+      return held.released !== true && typeof held.pid !== 'number';
     } catch {
       return true;
     }

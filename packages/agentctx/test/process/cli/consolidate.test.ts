@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tryLock } from '../../../src/app/lock.js';
@@ -34,16 +34,17 @@ function record(type: string, title: string, body: string) {
   return r.json as { id: string };
 }
 
-/** Wait until the lock file at `file` names `pid` as its holder. */
-async function heldBy(file: string, pid: number, withinMs: number): Promise<void> {
+/** Wait until a generation of the lock `name` in `dir` (`<name>.<n>.lock`) names `pid` as its holder. */
+async function heldBy(dir: string, name: string, pid: number, withinMs: number): Promise<void> {
   const until = Date.now() + withinMs;
   for (;;) {
     try {
-      if ((JSON.parse(readFileSync(file, 'utf8')) as { pid?: number }).pid === pid) return;
+      for (const f of readdirSync(dir).filter((f) => f.startsWith(`${name}.`) && f.endsWith('.lock')))
+        if ((JSON.parse(readFileSync(join(dir, f), 'utf8')) as { pid?: number }).pid === pid) return;
     } catch {
-      // not there yet, or being written
+      // not there yet, or taken over meanwhile
     }
-    if (Date.now() > until) throw new Error(`${file} never named ${pid} as its holder`);
+    if (Date.now() > until) throw new Error(`the lock ${name} never named ${pid} as its holder`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -169,7 +170,7 @@ describe('agentctx consolidate (built CLI)', () => {
     // any work), then gets a moment into the work before the kill; a fixed delay from the spawn
     // landed before start-up on a loaded machine
     const lockName = `consolidate-${id}`.replace(/[^A-Za-z0-9_.-]/g, '_');
-    await heldBy(join(t.path, '.agentctx', 'locks', `${lockName}.lock`), child.pid!, 120_000);
+    await heldBy(join(t.path, '.agentctx', 'locks'), lockName, child.pid!, 120_000);
     await new Promise((r) => setTimeout(r, 150));
     child.kill('SIGKILL');
     expect(await closed, 'the kill landed on a live run').toBe('SIGKILL');

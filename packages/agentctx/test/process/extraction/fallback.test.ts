@@ -263,7 +263,7 @@ describe('process behaviour', () => {
     const locks = join(ws.home, '.agentctx', 'locks');
     mkdirSync(locks, { recursive: true });
     writeFileSync(
-      join(locks, `extract-${ws.projectId}.lock`),
+      join(locks, `extract-${ws.projectId}.0.lock`), // generation 0 (app/lock.ts)
       JSON.stringify({ pid: process.pid, at: Date.now() }),
     );
     const out = await extract('s-lock');

@@ -347,6 +347,26 @@ export const MIGRATIONS: readonly string[] = [
       ON CONFLICT(id) DO UPDATE SET seq = seq + 1;
   END;
   `,
+  // 15: what each extraction actually used (issue 31 #2). The hooks' extraction runs in the
+  // agent's environment, not the shell's: `status` and `doctor` read the backend from these
+  // rows instead of guessing from their own environment. Pruned to the latest per project.
+  `
+  CREATE TABLE extraction_runs (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    project_id  TEXT NOT NULL,
+    session_id  TEXT NOT NULL,
+    at          TEXT NOT NULL,
+    via         TEXT NOT NULL,
+    mode        TEXT NOT NULL,
+    configured  TEXT NOT NULL,
+    backend     TEXT,
+    model       TEXT,
+    calls       INTEGER NOT NULL DEFAULT 0,
+    cost_usd    REAL NOT NULL DEFAULT 0,
+    reason      TEXT NOT NULL
+  );
+  CREATE INDEX extraction_runs_project ON extraction_runs(project_id, id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -147,6 +147,66 @@ export const BENIGN_FAMILIES: Record<string, fc.Arbitrary<string>> = {
       ),
     )
     .map(([label, word]) => `${label} ${word} (see the runbook).`),
+  // issue 31 #1: what stands where a secret by context would, and is not one
+  'near-key-ids-and-providers': fc
+    .tuple(
+      hex40,
+      uuid,
+      fc.array(identWord, { minLength: 2, maxLength: 4 }),
+      fc.integer({ min: 100000000000, max: 999999999999 }),
+      pick(
+        (h: string, _u: string, _ws: string[], _n: number) =>
+          `[REDACTED:aws-access-key-id] rotated in commit ${h}`,
+        (_h: string, _u: string, ws: string[], _n: number) =>
+          `aws s3 cp dist/ s3://acme-assets/${ws.join('/')}/ --recursive`,
+        (_h: string, _u: string, ws: string[], n: number) => `arn:aws:iam::${n}:role/${ws.join('-')}`,
+        (_h: string, u: string, _ws: string[], _n: number) => `AWS request id ${u} (throttled)`,
+        (_h: string, _u: string, ws: string[], _n: number) =>
+          `aws lambda invoke --function-name ${ws.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}2024 out.json`,
+        (_h: string, _u: string, ws: string[], _n: number) =>
+          `Azure storage https://acme.blob.core.windows.net/${ws.join('/')}/logo.png`,
+        (h: string, _u: string, _ws: string[], _n: number) => `Cloudflare zone ${h.slice(0, 32)} purged`,
+        (_h: string, _u: string, ws: string[], _n: number) =>
+          `datadog monitor ${ws.join('_').toUpperCase()}_P95 fired`,
+        (_h: string, u: string, _ws: string[], _n: number) => `heroku release ${u} rolled back`,
+      ),
+    )
+    .map(([h, u, ws, n, f]) => f(h, u, ws, n)),
+  'benign-connection-strings': fc
+    .tuple(
+      fc.array(identWord, { minLength: 1, maxLength: 3 }),
+      fc.integer({ min: 1, max: 65535 }),
+      pick(
+        (ws: string[], _p: number) => `Server=db.internal;Database=${ws.join('_')};Trusted_Connection=True;`,
+        (_ws: string[], p: number) => `Host=db;Port=${p};Username=app;Pooling=true;Maximum Pool Size=20`,
+        (ws: string[], _p: number) =>
+          `Endpoint=sb://acme.servicebus.windows.net/;EntityPath=${ws.join('-')};SharedAccessKeyName=RootManageSharedAccessKey`,
+        (ws: string[], p: number) => `see http://localhost:${p}/${ws.join('/')}?email=dev@example.com`,
+      ),
+    )
+    .map(([ws, p, f]) => f(ws, p)),
+  'benign-env-lines': fc
+    .tuple(
+      hex40,
+      uuid,
+      fc.array(identWord, { minLength: 2, maxLength: 5 }),
+      chars(B64, 43),
+      pick(
+        (h: string, _u: string, _ws: string[], _b: string) => `GIT_COMMIT=${h}`,
+        (_h: string, u: string, _ws: string[], _b: string) => `export BUILD_ID=${u}`,
+        (_h: string, _u: string, ws: string[], _b: string) =>
+          `IMAGE=ghcr.io/acme/${ws.join('-')}:v1.2.3-rc.1`,
+        (_h: string, _u: string, ws: string[], _b: string) => `ENTRYPOINT=src/${ws.join('/')}/main.ts`,
+        (_h: string, _u: string, ws: string[], _b: string) =>
+          `HANDLER=${ws.map((w, i) => (i ? w[0]!.toUpperCase() + w.slice(1) : w)).join('')}Handler2`,
+        (_h: string, _u: string, ws: string[], _b: string) => `DATABASE_NAME=${ws.join('_')}_production`,
+        (_h: string, _u: string, _ws: string[], b: string) => `SCRIPT_INTEGRITY=sha256-${b}=`,
+        (_h: string, _u: string, _ws: string[], _b: string) => `NODE_OPTIONS=--max-old-space-size=4096`,
+        (_h: string, _u: string, ws: string[], _b: string) =>
+          `PUBLIC_URL=https://${ws.join('.')}.example.com/app`,
+      ),
+    )
+    .map(([h, u, ws, b, f]) => f(h, u, ws, b)),
   prose: fc
     .tuple(identWord, identWord)
     .map(

@@ -249,6 +249,79 @@ const basicAuth: fc.Arbitrary<GeneratedSecret> = fc
     secrets: [v],
   }));
 
+/**
+ * Secrets with no label of their own, kept by what stands next to them (issue 31 #1): an AWS
+ * secret access key right after its key id, after a provider's name, a password or key inside a
+ * `;` connection string or a URL, and a generated value on a `NAME=` line whatever the name.
+ */
+const awsKeyId = fc.tuple(pick('AKIA', 'ASIA'), chars(B32, 16)).map(([p, s]) => p + s);
+const awsSecret = mixed(B64, 40);
+const byContext: fc.Arbitrary<GeneratedSecret> = fc.oneof(
+  fc
+    .tuple(
+      awsKeyId,
+      awsSecret,
+      pick(
+        (id: string, v: string) => `${id} ${v}`,
+        (id: string, v: string) => `${id}:${v}`,
+        (id: string, v: string) => `${id}\n${v}`,
+        (id: string, v: string) => `key id ${id}, secret ${v}`,
+        (id: string, v: string) => `bob,,${id},${v},Enabled`,
+        (id: string, v: string) => `access key ${id}\nsecret access key ${v}`,
+        (id: string, v: string) => `s3://${id}:${v}@acme-backups/db`,
+        (id: string, v: string) => `${id} / ${v} (rotate these)`,
+      ),
+    )
+    .map(([id, v, f]) => ({ family: 'secret-by-context', text: f(id, v), secrets: [id, v] })),
+  fc
+    .tuple(
+      awsSecret,
+      pick('AWS', 'aws', 'Amazon', 'Azure', 'Cloudflare', 'Datadog', 'boto3', 'the S3'),
+      pick(
+        (p: string, v: string) => `${p}: ${v}`,
+        (p: string, v: string) => `${p} ${v}`,
+        (p: string, v: string) => `my ${p} key is ${v}`,
+        (p: string, v: string) => `${p} credentials ${v} for prod`,
+        (p: string, v: string) => `(${p}) "${v}"`,
+      ),
+    )
+    .map(([v, p, f]) => ({ family: 'secret-by-context', text: f(p, v), secrets: [v] })),
+  fc
+    .tuple(
+      mixed(B64, 40, 88),
+      mixed(PASSWORDISH.replace(/[;]/g, ''), 12, 24),
+      pick(
+        (k: string, _p: string) =>
+          `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${k}==;EndpointSuffix=core.windows.net`,
+        (_k: string, p: string) => `Driver={ODBC Driver 18};Server=db.internal;Uid=sa;Pwd=${p};Encrypt=yes`,
+        (k: string, _p: string) => `Host=db;Database=shop;Username=app;Credential=${k}`,
+        (k: string, _p: string) => `"ConnectionString": "Server=db;Database=shop;Token=${k};"`,
+        (k: string, _p: string) => `Endpoint=https://acme.vault;Id=prod;Data=${k}`,
+        (_k: string, p: string) => `postgres://app:${p}/x@db.internal:5432/shop`,
+      ),
+    )
+    .map(([k, p, f]) => {
+      const text = f(k, p);
+      return { family: 'secret-by-context', text, secrets: [text.includes(k) ? k : `${p}/x`] };
+    }),
+  fc
+    .tuple(
+      pick('PROD_AWS', 'DEPLOY', 'STRIPE_LIVE', 'DATADOG', 'SERVICE_A', 'BACKUP_TARGET_2', 'S3'),
+      mixed(ALNUM, 24, 64),
+      pick(
+        (n: string, v: string) => `${n}=${v}`,
+        (n: string, v: string) => `export ${n}=${v}`,
+        (n: string, v: string) => `# prod\n${n}="${v}"\nLOG_LEVEL=debug`,
+        (n: string, v: string) => `  ${n}='${v}' # from the vault`,
+      ),
+    )
+    .map(([n, v, f]) => {
+      // a generated value that happens to hold no upper case letter or digit reads as a word
+      const ok = /[a-z]/.test(v) && /[A-Z]/.test(v) && /[0-9]/.test(v);
+      return { family: 'secret-by-context', text: f(n, ok ? v : `${v}Q7`), secrets: [ok ? v : `${v}Q7`] };
+    }),
+);
+
 // ---------------------------------------------------------------- NAME = value
 
 /** Names whose value is a secret whatever it looks like. */
@@ -325,6 +398,7 @@ export const SECRET_FAMILIES: Record<string, fc.Arbitrary<GeneratedSecret>> = {
   'bearer-token': bearer,
   'basic-auth': basicAuth,
   assignment,
+  'secret-by-context': byContext,
 };
 
 const noiseWord = pick(

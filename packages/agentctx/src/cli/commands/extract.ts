@@ -1,5 +1,6 @@
 import { closeSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { App } from '../../app/context.js';
 import { refreshDigest } from '../../app/digest-refresh.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
@@ -8,8 +9,9 @@ import { extractSession, type SessionExtractSummary } from '../../core/extractio
 import { describeRedaction } from '../../core/redaction/gate.js';
 import { compileExtraPatterns } from '../../core/redaction/redact.js';
 import { redactingClient } from '../../core/redaction/redacting-client.js';
-import { selectLlm } from '../../llm/select.js';
+import { type BackendDecision, cliModel, selectLlm } from '../../llm/select.js';
 import { AgentctxError, errorMessage } from '../../shared/errors.js';
+import { recordExtractionRun } from '../../storage/extraction-runs-repo.js';
 import { openRegularForRead } from '../../storage/regular-file.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
@@ -38,6 +40,27 @@ function text(s: SessionExtractSummary): string {
     if (ds.length > 0) lines.push(`dropped   enrichments: ${ds.map(([k, n]) => `${k} ${n}`).join(', ')}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * Keep what this extraction actually used, for `status` and `doctor`: the hooks run it in the
+ * agent's environment, which may hold an API key the developer's shell does not.
+ */
+function recordRun(a: App, s: SessionExtractSummary, decision: BackendDecision | null): void {
+  if (s.mode !== 'llm' && s.mode !== 'flush' && s.mode !== 'rules') return;
+  const used = s.mode === 'rules' ? null : (decision?.active ?? null);
+  recordExtractionRun(a.db, a.project.id, {
+    session_id: s.session_id,
+    at: a.clock().toISOString(),
+    via: a.env.AGENTCTX_DETACHED === '1' ? 'hook' : 'manual',
+    mode: s.mode,
+    configured: decision?.configured ?? a.config.llm.backend,
+    backend: used,
+    model: used === 'claude-cli' ? cliModel(a.config.llm, a.env) : used ? a.config.llm.model : null,
+    calls: s.input?.calls ?? 0,
+    cost_usd: s.cost_usd,
+    reason: s.mode === 'rules' ? (s.reason ?? 'no model') : (decision?.reason ?? ''),
+  });
 }
 
 export const command: Command = {
@@ -102,6 +125,7 @@ export const command: Command = {
         precompact,
         log,
       });
+      recordRun(a, summary, choice.decision ?? null);
       if (summary.mode === 'precompact') {
         log(`extract ${sessionId}: precompact handover ${summary.written?.created[0]?.id ?? 'not written'}`);
       }

@@ -3,7 +3,6 @@ import { foldJournals } from '../../app/journal.js';
 import { semanticConfig } from '../../app/semantic.js';
 import { describeRegistration, registration } from '../../claude/registration.js';
 import { namespacesOf } from '../../core/records/records.js';
-import { decideBackend } from '../../llm/select.js';
 import { CONFIDENCES, RECORD_TYPES } from '../../shared/types.js';
 import { dailyExtractionCost } from '../../storage/extraction-state-repo.js';
 import { folderPrivacy, snapshotReason } from '../../storage/open.js';
@@ -12,6 +11,7 @@ import { listSessions, sessionTotals, tokenWindows } from '../../storage/session
 import type { Command } from '../command.js';
 import { autoMemoryStatus } from '../status-auto-memory.js';
 import { embeddingStatus } from '../status-embeddings.js';
+import { extractionBackends, extractionLines } from '../status-extraction.js';
 import { ladderStatus } from '../status-ladder.js';
 import { maintenanceStatus } from '../status-maintenance.js';
 import { reviewStatus } from '../status-review.js';
@@ -48,7 +48,8 @@ export const command: Command = {
     const confidence = Object.fromEntries(CONFIDENCES.map((c) => [c, byConfidence[c] ?? 0]));
     const windows = tokenWindows(db, a.project.id, a.clock());
     const sessions = listSessions(db, a.project.id, 10);
-    const backend = decideBackend(a.config.llm, a.env);
+    const backends = extractionBackends(a, db);
+    const backend = backends.shell_decision;
     const day = a.clock().toISOString().slice(0, 10);
     const spent = dailyExtractionCost(db, day);
     const cap = a.config.llm.dailyCostCapUsd;
@@ -101,6 +102,8 @@ export const command: Command = {
         active: backend.active,
         reason: backend.reason,
         model: a.config.llm.model,
+        last: backends.last,
+        next: backends.next,
       },
       daily_cost: {
         day,
@@ -130,7 +133,7 @@ export const command: Command = {
           .join(', ') || 'none'
       }`,
       `sessions  ${totals.sessions}, ${totals.tokens_injected} tokens injected, $${totals.extraction_cost_usd.toFixed(4)} extraction`,
-      `llm       ${backend.active ?? 'none (rule-based)'}: ${backend.reason}`,
+      ...extractionLines(backends),
       `today     $${spent.toFixed(4)} of the $${cap} daily cap${
         capReached ? ' (cap reached: extraction is rule-based until the next UTC day)' : ''
       }`,

@@ -9,6 +9,7 @@ import { errorMessage } from '../../shared/errors.js';
 import { checkIntegrity } from '../../storage/integrity.js';
 import { SCHEMA_VERSION } from '../../storage/migrations.js';
 import { embeddingStatus } from '../status-embeddings.js';
+import { type ExtractionBackends, extractionBackends } from '../status-extraction.js';
 import { type Check, fail, ok, warn } from './check.js';
 
 /** Doctor's checks of the agentctx side: the store, extraction, embeddings, the digest. */
@@ -79,20 +80,36 @@ export function extractionCheck(a: App): Check {
   } catch (err) {
     return fail('extraction', 'extraction', errorMessage(err), `fix or remove ${a.paths.config}`);
   }
-  const details = { configured: d.configured, active: d.active, reason: d.reason };
-  if (d.active) return ok('extraction', 'extraction', `${d.active}: ${d.reason}`, details);
+  // what the hooks' extractions used, from their rows: the agent's environment is not this one
+  let b: ExtractionBackends | null = null;
+  try {
+    // only a store that exists: doctor never creates a home
+    if (existsSync(a.paths.db)) b = extractionBackends(a, a.readDb);
+  } catch {
+    // no usable store: the shell's decision alone (the store line says what is wrong)
+  }
+  const details = {
+    configured: d.configured,
+    active: d.active,
+    reason: d.reason,
+    ...(b ? { last: b.last, next: b.next } : {}),
+  };
+  const sessions = b?.last_hook
+    ? `; last session extraction: ${b.last_hook.backend ?? 'rules'}${b.next.sessions.known ? `, next in sessions: ${b.next.sessions.backend ?? 'rule-based'}` : ''}`
+    : '';
+  if (d.active) return ok('extraction', 'extraction', `${d.active}: ${d.reason}${sessions}`, details);
   // asked for a backend that is not there: worth fixing; otherwise rules are the chosen fallback
   if (d.configured === 'api' || d.configured === 'claude-cli')
     return warn(
       'extraction',
       'extraction',
-      `rule-based: ${d.reason}`,
+      `rule-based: ${d.reason}${sessions}`,
       d.configured === 'api'
         ? 'set ANTHROPIC_API_KEY, or agentctx config --llm-backend auto'
         : 'install and sign in to the claude CLI, or agentctx config --llm-backend auto',
       details,
     );
-  return ok('extraction', 'extraction', `rule-based: ${d.reason}`, details);
+  return ok('extraction', 'extraction', `rule-based from this shell: ${d.reason}${sessions}`, details);
 }
 
 export async function embeddingsCheck(a: App, storeUsable: boolean): Promise<Check> {

@@ -79,10 +79,16 @@ export function profileSection(db: Db, projectId: string): DigestSection {
   };
 }
 
+/**
+ * Decisions, conventions and this project's own preferences ("Run npm test before every
+ * commit"): a preference scoped to the project is a rule of the project, so it stands with
+ * them (issue 31 #14); the preferences section holds the developer's global ones.
+ */
 export function decisionsSection(db: Db, projectId: string, now: Date, vectors?: VectorStore): DigestSection {
   const stored = db
     .prepare(
-      `SELECT * FROM records WHERE project_id = ? AND type IN ('decision', 'convention') AND superseded_at IS NULL
+      `SELECT * FROM records WHERE project_id = ? AND type IN ('decision', 'convention', 'preference')
+       AND superseded_at IS NULL
        AND ${CONFIRMED}
        ORDER BY pinned DESC, ${CONFIDENCE_ORDER}, score DESC, recorded_at DESC, id DESC LIMIT 60`,
     )

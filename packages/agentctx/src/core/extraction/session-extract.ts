@@ -19,6 +19,7 @@ import { STUBS_LISTED, stubForPrompt } from './bugfix-stubs.js';
 import { type IngestReport, ingestExtraction, ingestRuleHandover } from './ingest.js';
 import { planInput } from './input-policy.js';
 import { knownRecords } from './known-records.js';
+import { holdsWork } from './no-work.js';
 import { renderTranscript } from './render.js';
 import { buildRuleHandover, displayPath } from './rule-handover.js';
 import { runLlmExtraction } from './run-llm.js';
@@ -121,11 +122,16 @@ export async function extractSession(input: SessionExtractInput): Promise<Sessio
   const meaningful = read.events.some(
     (e) => e.kind === 'user' || e.kind === 'assistant' || e.kind === 'compact_summary',
   );
-  if (!meaningful) {
+  // A part with no work (a greeting, no tool use) costs no model call and leaves no handover.
+  const work = meaningful && holdsWork(read.events);
+  if (!work) {
     setExtractionOffset(deps.db, input.sessionId, input.transcriptPath, to, deps.clock().toISOString());
+    if (meaningful)
+      input.log(`extract ${input.sessionId}: no work in this part (no tool use, no request); skipped`);
     return {
       ...base,
       mode: 'nothing_new',
+      ...(meaningful ? { reason: 'no work: no tool use and no request of substance' } : {}),
       garbage_lines: read.garbage,
       offset: { from, to, advanced: true },
     };

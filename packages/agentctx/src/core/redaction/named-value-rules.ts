@@ -47,10 +47,15 @@ export const NAMED_VALUE_RULES: readonly RedactionRule[] = [
   },
   {
     kind: 'connection-password',
-    // scheme://user:password@host — the user and host stay
-    pattern: /\b(?<scheme>[a-z][a-z0-9+.-]*:\/\/)(?<user>[^\s:@/"'`]*):(?<value>[^\s@/"'`]+)@(?=[^\s@])/gi,
+    // scheme://user:password@host — the user and host stay. The user may be a placeholder
+    // already (`s3://[REDACTED:aws-access-key-id]:…@bucket`) and the password may hold a `/`
+    // (AWS secret keys do); digits before a `/` are a port (`host:3000/path?to=a@b`)
+    pattern:
+      /\b(?<scheme>[a-z][a-z0-9+.-]*:\/\/)(?<user>(?:\[REDACTED:[a-z-]+\]|[^\s:@/"'`])*):(?<value>[^\s@"'`]+)@(?=[^\s@])/gi,
     replace: (m, g) =>
-      g.value?.startsWith(PLACEHOLDER_PREFIX) || /^\$\{?\w+\}?$/.test(g.value ?? '')
+      g.value?.startsWith(PLACEHOLDER_PREFIX) ||
+      /^\$\{?\w+\}?$/.test(g.value ?? '') ||
+      /^\d{1,5}(?:\/|$)/.test(g.value ?? '')
         ? m
         : `${g.scheme}${g.user}:${placeholder('connection-password')}@`,
   },
@@ -101,9 +106,10 @@ export const NAMED_VALUE_RULES: readonly RedactionRule[] = [
   },
   {
     kind: 'secret-assignment',
-    // env / shell / .env / URL query / YAML / JSON / code: NAME=value, "name": "value", name: value
+    // env / shell / .env / URL query / YAML / JSON / code: NAME=value, "name": "value", name: value.
+    // A name inside a path is not one (`ghcr.io/acme/reset-secret:v1.2`, an image and its tag)
     pattern: new RegExp(
-      `(?<name>\\b[A-Za-z0-9_.-]{0,48}${SECRET_NAME})(?![A-Za-z0-9])(?<sep>${Q}?${SP}*(?::=|=>|=|:(?!:))${SP}*)(?<labels>${LABEL}*)(?<q>${Q}?)${VALUE}\\k<q>`,
+      `(?<name>(?<!/[A-Za-z0-9_.-]{0,48})\\b[A-Za-z0-9_.-]{0,48}${SECRET_NAME})(?![A-Za-z0-9])(?<sep>${Q}?${SP}*(?::=|=>|=|:(?!:))${SP}*)(?<labels>${LABEL}*)(?<q>${Q}?)${VALUE}\\k<q>`,
       'gi',
     ),
     replace: redactValue,

@@ -9,8 +9,9 @@
  *
  * To add a rule: give it a `kind` (the placeholder's type) and a global (`g`) pattern, and put
  * it before any looser rule that would otherwise take its match (the assignment and
- * high-entropy rules stay last).
+ * high-entropy rules, then the rules where the neighbours decide, stay last).
  */
+import { CONTEXT_RULES } from './context-rules.js';
 import { NAMED_VALUE_RULES } from './named-value-rules.js';
 import { B, type RedactionRule, WB } from './rule-parts.js';
 
@@ -66,4 +67,8 @@ const TOKEN_RULES: readonly RedactionRule[] = [
   },
 ];
 
-export const BUILTIN_RULES: readonly RedactionRule[] = [...TOKEN_RULES, ...NAMED_VALUE_RULES];
+export const BUILTIN_RULES: readonly RedactionRule[] = [
+  ...TOKEN_RULES,
+  ...NAMED_VALUE_RULES,
+  ...CONTEXT_RULES,
+];

@@ -23,7 +23,7 @@ export function entropy(s: string): number {
 
 /** Names that say "a version or an object id", whose random-looking values are not secrets. */
 const ID_WORDS = new Set(
-  'commit sha rev revision head parent tree oid digest checksum integrity etag blob version request trace'.split(
+  'commit sha rev revision head parent tree oid digest checksum integrity etag blob version request trace name'.split(
     ' ',
   ),
 );
@@ -78,6 +78,43 @@ export function looksRandom(s: string, keyLabel = false): boolean {
     Number(/[a-z]/.test(s)) + Number(/[A-Z]/.test(s)) + Number(/[0-9]/.test(s)) + Number(/[+/=_-]/.test(s));
   if (classes < 2) return false;
   return entropy(s) >= 3.3;
+}
+
+/**
+ * A value a key generator made, judged where the context already says "key" (after an access
+ * key id, a provider's name, in a connection string or a `NAME=` line): 20 characters or more,
+ * `minClasses` of upper, lower and digits, varied, and not an id, a hash in hex, a path or an
+ * identifier built of words (`src/TokenRefresh/handler2`, `ProdStack2024Api`).
+ */
+export function looksGenerated(v: string, minClasses: 2 | 3): boolean {
+  if (v.length < 20 || v.startsWith(PLACEHOLDER_PREFIX) || isOrdinaryId(v)) return false;
+  const core = v.replace(/=+$/, '');
+  if (/^[0-9a-f]+$/i.test(core) || /^sha(?:1|256|384|512)-/.test(core)) return false;
+  const classes = Number(/[a-z]/.test(core)) + Number(/[A-Z]/.test(core)) + Number(/[0-9]/.test(core));
+  if (classes < minClasses) return false;
+  if (readsAsWords(core)) return false;
+  return entropy(core) >= Math.min(4, 0.8 * Math.log2(core.length));
+}
+
+/**
+ * Built of words, the way a person names things (`maxManagerStoreHandler2`, `src/auth/Token`,
+ * `ProdStack2024Api`): split at separators, case changes and digits, every piece is a number,
+ * a short acronym or a word that reads as English. A key generator's output almost never is.
+ */
+function readsAsWords(v: string): boolean {
+  const pieces = v
+    .split(
+      /[/_.+=-]+|(?<=[a-z])(?=[A-Z0-9])|(?<=[0-9])(?=[A-Za-z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Z])(?=[0-9])/,
+    )
+    .filter(Boolean);
+  return pieces.every(
+    (p) =>
+      /^\d+$/.test(p) ||
+      /^[A-Z]{2,5}$/.test(p) ||
+      (/^[A-Z]?[a-z]{2,}$/.test(p) &&
+        readsAsWord(p.toLowerCase()) &&
+        (p.length >= 4 || CODE_WORDS.has(p.toLowerCase()) || /[aeiou]/i.test(p))),
+  );
 }
 
 /** Words code is written with; a random string almost never splits into one of them. */

@@ -171,7 +171,7 @@ describe('the SessionStart digest and inferred records (CONTRACTS.md §stored-de
         for (const m of made) {
           if (!m.current || m.confidence === 'inferred') continue;
           const shown =
-            (m.project === PROJECT && ['decision', 'convention', 'profile'].includes(m.type)) ||
+            (m.project === PROJECT && ['decision', 'convention', 'preference', 'profile'].includes(m.type)) ||
             (m.project === '_global' && m.type === 'preference') ||
             m.id === currentHandover();
           if (shown) expect(d.ids).toContain(m.id);

@@ -253,7 +253,9 @@ function cliCompileCache() {
     const path = require('node:path');
     const home =
       process.env.AGENTCTX_HOME || path.join(process.env.HOME || require('node:os').homedir(), '.agentctx');
-    require('node:module').enableCompileCache?.(path.join(home, 'cache', 'compile'));
+    // only in a home that exists: `--version` or `doctor` before `init` create nothing
+    if (require('node:fs').existsSync(home))
+      require('node:module').enableCompileCache?.(path.join(home, 'cache', 'compile'));
   } catch {
     // only speed
   }

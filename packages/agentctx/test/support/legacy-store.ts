@@ -161,7 +161,24 @@ export function rawStoreBytesAfterCheckpoint(dbPath: string): string {
  */
 export function leakedPieces(samples: readonly GeneratedSecret[], text: string, anyCase = false): string[] {
   const W = 12;
-  const pieces = new Map<string, string>();
+  // Rabin-Karp over W characters: the text is scanned with a rolling hash, and a window is cut
+  // out as a string only where its hash is a piece's. Cutting every window of a store's bytes
+  // made millions of short strings, and V8 sometimes fell off a cliff there (64 s for one run).
+  const B = 31;
+  let top = 1; // B^(W-1) mod 2^32
+  for (let i = 1; i < W; i++) top = Math.imul(top, B);
+  const hashOf = (t: string, from: number) => {
+    let h = 0;
+    for (let i = from; i < from + W; i++) h = (Math.imul(h, B) + t.charCodeAt(i)) | 0;
+    return h;
+  };
+  const pieces = new Map<number, Map<string, string>>();
+  const add = (p: string, original: string) => {
+    const h = hashOf(p, 0);
+    let bucket = pieces.get(h);
+    if (!bucket) pieces.set(h, (bucket = new Map()));
+    bucket.set(p, original);
+  };
   const short: string[] = [];
   for (const s of samples)
     for (const v of s.secrets) {
@@ -171,15 +188,22 @@ export function leakedPieces(samples: readonly GeneratedSecret[], text: string, 
       }
       for (let i = 0; i + W <= v.length; i++) {
         const p = v.slice(i, i + W);
-        pieces.set(p, p);
-        if (anyCase) pieces.set(p.toLowerCase(), p);
+        add(p, p);
+        if (anyCase) add(p.toLowerCase(), p);
       }
     }
   const found = new Set<string>();
   const scan = (t: string) => {
-    for (let i = 0; i + W <= t.length; i++) {
-      const hit = pieces.get(t.slice(i, i + W));
-      if (hit !== undefined) found.add(hit);
+    if (t.length < W) return;
+    let h = hashOf(t, 0);
+    for (let i = 0; ; i++) {
+      const bucket = pieces.get(h);
+      if (bucket) {
+        const hit = bucket.get(t.slice(i, i + W));
+        if (hit !== undefined) found.add(hit);
+      }
+      if (i + W >= t.length) break;
+      h = (Math.imul(h - Math.imul(t.charCodeAt(i), top), B) + t.charCodeAt(i + W)) | 0;
     }
   };
   scan(text);

@@ -12,7 +12,7 @@
 // Usage: node scripts/bench-versus.mjs --before ../other/packages/agentctx --before-node /usr/bin/node
 //          [--after-node PATH] [--sizes 10000,100000] [--rounds 15] [--mcp-calls 50] [--no-consolidate]
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -45,12 +45,23 @@ function version(node) {
   return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
 }
 
+/** CPU ms of this process's finished children so far (Linux: /proc/self/stat, 10 ms ticks). */
+function childCpuMs() {
+  try {
+    const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(f[13]) + Number(f[14])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 function time(node, args, input, env, cwd) {
+  const c0 = childCpuMs();
   const t0 = process.hrtime.bigint();
   const r = spawnSync(node, args, { input, env, cwd, encoding: 'utf8' });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${node} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { ms, out: r.stdout };
+  return { ms, cpu: childCpuMs() - c0, out: r.stdout };
 }
 
 async function mcp(side, env, cwd) {
@@ -94,6 +105,8 @@ try {
     });
     const envs = homes.map((h) => benchEnv(h));
     const samples = SIDES.map(() => ({ node: [], start: [], short: [], long: [] }));
+    // CPU time: the sum over the counted rounds (a child's is in 10 ms ticks), divided at the end
+    const cpu = SIDES.map(() => ({ node: 0, start: 0, short: 0, long: 0 }));
     for (let i = 0; i < ROUNDS + 2; i++) {
       for (const [k, side] of SIDES.entries()) {
         const env = envs[k];
@@ -105,8 +118,8 @@ try {
             JSON.stringify({ session_id: session, transcript_path: '/dev/null', cwd: repo, ...extra }),
             env,
             repo,
-          ).ms;
-        const node = time(side.node, ['-e', '0'], '', env, repo).ms;
+          );
+        const node = time(side.node, ['-e', '0'], '', env, repo);
         const start = hook('session-start', { hook_event_name: 'SessionStart', source: 'startup' }, sid);
         const short = hook(
           'user-prompt-submit',
@@ -120,10 +133,11 @@ try {
         );
         if (i < 2) continue; // warm-up: code caches written
         const s = samples[k];
-        s.node.push(node);
-        s.start.push(start);
-        s.short.push(short);
-        s.long.push(long);
+        const c = cpu[k];
+        for (const [key, r] of Object.entries({ node, start, short, long })) {
+          s[key].push(r.ms);
+          c[key] += r.cpu;
+        }
       }
     }
     for (const [k, side] of SIDES.entries()) {
@@ -131,8 +145,10 @@ try {
       const base = median(s.node);
       const cell = (xs) =>
         `${f1(median(xs))} (${(median(xs) / base).toFixed(2)}×, +${f1(median(xs) - base)})`;
+      const c = cpu[k];
+      const cpuCell = (key) => `${f1(c[key] / ROUNDS)} (+${f1((c[key] - c.node) / ROUNDS)})`;
       hookRows.push(
-        `| ${n} | ${side.name}: ${side.version} | ${f1(base)} | ${cell(s.start)} | ${cell(s.short)} | ${cell(s.long)} |`,
+        `| ${n} | ${side.name}: ${side.version} | ${f1(base)} | ${cell(s.start)} | ${cell(s.short)} | ${cell(s.long)} | ${f1(c.node / ROUNDS)} | ${cpuCell('start')} | ${cpuCell('short')} | ${cpuCell('long')} |`,
       );
     }
     for (const [k, side] of SIDES.entries()) {
@@ -142,16 +158,21 @@ try {
       if (!flag('no-consolidate')) {
         const h = join(dir, `s${n}`, `consolidate-${side.name}`);
         cpSync(homes[k], h, { recursive: true });
-        consolidate = f1(time(side.node, [side.bin, 'consolidate', '--json'], '', benchEnv(h), repo).ms);
+        const r = time(side.node, [side.bin, 'consolidate', '--json'], '', benchEnv(h), repo);
+        consolidate = `${f1(r.ms)} (CPU ${f1(r.cpu)})`;
       }
       mcpRows.push(
         `| ${n} | ${side.name}: ${side.version} | ${f1(median(runs.map((r) => r.spawnMs)))} | ${f1(median(runs.map((r) => r.callMs)))} | ${consolidate} |`,
       );
     }
   }
-  console.log('\nHooks: median ms (ratio to node -e 0 of the same Node, own cost in ms)\n');
-  console.log('| records | build | node -e 0 ms | SessionStart | prompt, short | prompt, 55 words |');
-  console.log('|---:|---|---:|---:|---:|---:|');
+  console.log(
+    '\nHooks: wall median ms (ratio to node -e 0 of the same Node, own cost in ms); CPU: mean ms of user + system time (own: minus node -e 0)\n',
+  );
+  console.log(
+    '| records | build | node -e 0 ms | SessionStart | prompt, short | prompt, 55 words | CPU: node -e 0 | CPU: SessionStart (own) | CPU: short (own) | CPU: 55 words (own) |',
+  );
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of hookRows) console.log(r);
   console.log(
     "\nMCP and consolidation: medians (spawn: 5 runs; ctx_search: each run's median of " +

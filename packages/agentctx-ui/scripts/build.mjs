@@ -1,12 +1,12 @@
-// Builds the dashboard: the server (Hono + the agentctx core, bundled from the sibling
-// workspace's sources; SQLite is Node's own) and the Preact single-page app.
+// Builds the dashboard: the server (Hono, bundled; the agentctx core stays the installed CLI's,
+// imported through its declared export `@agentctxhq/agentctx/ui-core`) and the Preact single-page app.
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const core = JSON.parse(readFileSync(join(root, '..', 'agentctx', 'package.json'), 'utf8'));
+const ui = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 mkdirSync(join(root, 'dist', 'web', 'assets'), { recursive: true });
@@ -19,8 +19,9 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node22',
-  external: ['sqlite-vec', '@huggingface/transformers', 'onnxruntime-node'],
-  define: { __AGENTCTX_VERSION__: JSON.stringify(core.version) },
+  // the core is the installed CLI's (its declared export), never bundled here
+  external: ['@agentctxhq/agentctx', '@agentctxhq/agentctx/*'],
+  define: { __AGENTCTX_UI_VERSION__: JSON.stringify(ui.version) },
   banner: {
     js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
   },

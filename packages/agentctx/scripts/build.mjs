@@ -21,6 +21,8 @@ const entries = [
   // the SQLite driver alone, for the scripts and test helpers that open a store from plain
   // JavaScript (benchmarks, a lock holder in another process): the same module as the bundles'
   { src: 'src/storage/sqlite.ts', format: 'cjs', out: 'dist/sqlite.cjs' },
+  // the declared export `@agentctxhq/agentctx/ui-core`: the core the dashboard runs on
+  { src: 'src/ui-core.ts', format: 'esm', out: 'dist/ui-core.js' },
 ];
 const esmBanner =
   "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";

@@ -10,6 +10,7 @@ import {
   AgentctxError,
   type App,
   type AppOptions,
+  coreMismatch,
   createApp,
   foldJournals,
   parseTeamFile,
@@ -27,6 +28,8 @@ export interface StartOptions extends AppOptions {
   port?: number;
   /** The built SPA; defaults to the `web` folder beside the server bundle. */
   webDir?: string;
+  /** The version this dashboard was built as (default: its package.json's); tests vary it. */
+  uiVersion?: string;
 }
 
 export interface RunningDashboard {
@@ -88,6 +91,9 @@ export function contextFromApp(
  * Resolves once listening; rejects (with the store closed) when the port cannot be bound.
  */
 export async function startDashboard(opts: StartOptions = {}): Promise<RunningDashboard> {
+  // before the store is opened: another version's core could migrate it, or refuse its schema
+  const mismatch = coreMismatch(undefined, opts.uiVersion);
+  if (mismatch) throw new AgentctxError('version_mismatch', mismatch);
   const core = createApp(opts);
   let port = opts.port ?? DEFAULT_PORT;
   const ctx = contextFromApp(core, { token: newToken(), port: () => port, webDir: opts.webDir });

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, mkdirSync, renameSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openLogFile } from './log.js';
 
@@ -28,15 +28,26 @@ export interface DetachedOptions {
   binPath?: string;
 }
 
-/** The bin script of the install this code runs from (dist/*.js → ../bin/agentctx.cjs). */
-export function installedBinPath(): string {
+/**
+ * The folder of the install this code runs from: the nearest folder above this file holding
+ * bin/agentctx.cjs (dist/hook-*.cjs and dist/cli/*.js chunks sit at different depths, the sources
+ * deeper still). Null when there is none (bundled elsewhere).
+ */
+export function installRoot(): string | null {
   try {
-    const p = fileURLToPath(new URL('../bin/agentctx.cjs', import.meta.url));
-    if (existsSync(p)) return p;
+    let dir = dirname(fileURLToPath(import.meta.url));
+    for (let i = 0; i < 4; i++, dir = dirname(dir))
+      if (existsSync(join(dir, 'bin', 'agentctx.cjs'))) return dir;
   } catch {
-    // not a file URL (bundled elsewhere)
+    // not a file URL
   }
-  return process.argv[1] ?? 'agentctx';
+  return null;
+}
+
+/** The bin script of the install this code runs from. */
+export function installedBinPath(): string {
+  const root = installRoot();
+  return root ? join(root, 'bin', 'agentctx.cjs') : (process.argv[1] ?? 'agentctx');
 }
 
 function openLog(logsDir: string): number | 'ignore' {

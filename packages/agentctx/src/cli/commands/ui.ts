@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { installRoot } from '../../app/detached.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { num } from '../args.js';
 import type { Command } from '../command.js';
@@ -27,9 +28,9 @@ function locateDashboard(override: string | undefined): string | null {
   } catch {
     // not installed beside this CLI
   }
-  const here = dirname(fileURLToPath(import.meta.url));
-  const sibling = join(here, '..', '..', 'agentctx-ui', 'dist', 'server.js');
-  return existsSync(sibling) ? sibling : null;
+  const root = installRoot();
+  const sibling = root ? join(root, '..', 'agentctx-ui', 'dist', 'server.js') : null;
+  return sibling && existsSync(sibling) ? sibling : null;
 }
 
 /** Open the page in the default browser; a missing opener is not an error. */

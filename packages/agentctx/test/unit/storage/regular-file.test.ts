@@ -56,8 +56,8 @@ describe('reading regular files', () => {
           const seen: string[] = [];
           const whole = scanRegularLines(path, (l) => seen.push(l) > stopAt, 1 << 30);
           // a final newline ends the last line; it does not start an empty one
-        const expected = text.split('\n');
-        if (expected.at(-1) === '') expected.pop();
+          const expected = text.split('\n');
+          if (expected.at(-1) === '') expected.pop();
           expect(seen).toEqual(expected.slice(0, stopAt + 1));
           expect(whole).toBe(true);
           // past the byte bound it stops and says it did not read the whole file

@@ -3,7 +3,6 @@ import { appendLog } from './app/log.js';
 import type { ToolContext } from './mcp/context.js';
 import { accountResult, ladderMarker, sessionIdFromEnv } from './mcp/context.js';
 import { createProtocol, serveStdio } from './mcp/protocol.js';
-import { unknownToolResult } from './mcp/result.js';
 import { startSemantic } from './mcp/semantic.js';
 import { createTools, SERVER_INFO } from './mcp/server.js';
 import { errorMessage } from './shared/errors.js';
@@ -49,7 +48,6 @@ serveStdio(
       info: SERVER_INFO,
       tools,
       send,
-      unknownTool: unknownToolResult,
       onIgnored: (why) => process.stderr.write(`agentctx mcp: ignored ${why}\n`),
       // CONTRACTS.md §accounting: every tool result, success or failure
       onToolResult: (result) => accountResult(ctx, result.content.map((c) => c.text).join('')),

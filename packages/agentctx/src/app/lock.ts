@@ -1,17 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import {
-  linkSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentctxError } from '../shared/errors.js';
 import { processAlive } from '../storage/process-alive.js';
+import { readRegularFile } from '../storage/regular-file.js';
 
 export interface Lock {
   release: () => void;
@@ -19,6 +11,9 @@ export interface Lock {
 
 /** A lock file with no readable holder (torn by a crash or an older version mid-write) yet younger than this counts as held. */
 const FRESH_MS = 10_000;
+
+/** A lock file holds one short JSON object. */
+const LOCK_MAX_BYTES = 4096;
 
 const REASONS: Record<string, string> = {
   ENOSPC: 'no space left on device',
@@ -43,7 +38,7 @@ function lockError(file: string, err: unknown): AgentctxError {
 function heldByLiveProcess(file: string, staleMs: number): boolean {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFile(file, LOCK_MAX_BYTES); // a FIFO put in its place is refused, not waited on
   } catch (err) {
     return (err as NodeJS.ErrnoException).code !== 'ENOENT' && youngerThan(file, FRESH_MS);
   }
@@ -161,7 +156,7 @@ function createWhole(file: string, text: string): boolean {
 /** Mark our generation released (replaced whole), unless it is no longer ours. */
 function release(file: string, token: string): void {
   try {
-    const held = JSON.parse(readFileSync(file, 'utf8')) as { token?: string };
+    const held = JSON.parse(readRegularFile(file, LOCK_MAX_BYTES)) as { token?: string };
     if (held.token !== token) return;
     const aside = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(aside, JSON.stringify({ released: true, at: Date.now() }), { mode: 0o600 });

@@ -3,13 +3,24 @@
  * stdout (the stdio transport), for a server that offers tools and nothing else. Requests:
  * `initialize` (version negotiation), `ping`, `tools/list`, `tools/call`; anything else is
  * "method not found". Notifications (`notifications/initialized`, `notifications/cancelled` …)
- * need no answer. Written here rather than taken from the SDK: the SDK builds its whole protocol
+ * need no answer. A JSON-RPC batch (an array) is answered as one only under 2025-03-26, the one
+ * revision that had them; under any other its requests are refused one by one.
+ *
+ * The 2026-07-28 revision drops `initialize`: its clients first ask `server/discover`, and on
+ * "method not found" (-32601) fall back to `initialize`. This server speaks the 2025 revisions,
+ * so `server/discover` gets exactly that answer (tested with the SDK's own negotiating client). Written here rather than taken from the SDK: the SDK builds its whole protocol
  * schema library at start-up, most of what a cold start cost beyond Node itself; the protocol
  * a tools-only server needs is this file, and the tests speak to it through the SDK's client.
  */
 
-/** Newest first; a client asking for another version gets the newest (it decides whether to go on). */
+/**
+ * Newest first; a client asking for another version gets the newest (it decides whether to go
+ * on). A test holds this equal to the SDK's list, so a new revision fails CI first.
+ */
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
+
+/** The revisions whose clients may send JSON-RPC batches (added in 2025-03-26, removed in 2025-06-18). */
+const BATCH_VERSIONS = new Set(['2025-03-26']);
 
 export interface TextContent {
   type: 'text';
@@ -58,12 +69,10 @@ class RpcError extends Error {
 export interface ProtocolOptions {
   info: ServerInfo;
   tools: readonly ToolDef[];
-  /** Writes one message (the caller serialises it). */
-  send(message: Message): void;
+  /** Writes one message, or one batch answer (an array); the caller serialises it. */
+  send(message: Message | Message[]): void;
   /** Every tool result, before it is sent (self-accounting). */
   onToolResult?(result: ToolResult): void;
-  /** The unknown-tool answer, as a tool result (the server's structured error). */
-  unknownTool(name: string): ToolResult;
   /** A line that names no request to answer (not JSON, not a message): reported, not answered. */
   onIgnored?(why: string): void;
   onInitialized?(): void;
@@ -83,18 +92,24 @@ export function createProtocol(opts: ProtocolOptions): { handleLine(line: string
       ...(t.annotations ? { annotations: t.annotations } : {}),
     })),
   };
-  const reply = (id: Id | null, result: unknown) => opts.send({ jsonrpc: '2.0', id, result });
-  const fail = (id: Id | null, code: number, message: string) =>
-    opts.send({ jsonrpc: '2.0', id, error: { code, message } });
+  const failure = (id: Id | null, code: number, message: string): Message => ({
+    jsonrpc: '2.0',
+    id,
+    error: { code, message },
+  });
+  /** The version `initialize` settled on; null before it. */
+  let negotiated: string | null = null;
 
   const request = async (method: string, params: Message): Promise<unknown> => {
     switch (method) {
       case 'initialize': {
         const asked = params.protocolVersion;
+        negotiated =
+          typeof asked === 'string' && PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0]!;
         return {
-          protocolVersion:
-            typeof asked === 'string' && PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0],
-          capabilities: { tools: { listChanged: true } },
+          protocolVersion: negotiated,
+          // the tool list never changes while the server runs: no listChanged to promise
+          capabilities: { tools: {} },
           serverInfo: { name: opts.info.name, version: opts.info.version },
           instructions: opts.info.instructions,
         };
@@ -107,49 +122,86 @@ export function createProtocol(opts: ProtocolOptions): { handleLine(line: string
         if (typeof params.name !== 'string')
           throw new RpcError(INVALID_PARAMS, 'tools/call needs the tool name (params.name)');
         const tool = byName.get(params.name);
-        const result = tool ? await tool.call(params.arguments) : opts.unknownTool(params.name);
+        // an unknown tool is a protocol error (MCP: -32602), not a tool's own failure
+        if (!tool) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${params.name.slice(0, 100)}`);
+        const result = await tool.call(params.arguments);
         opts.onToolResult?.(result);
         return result;
       }
+      case 'server/discover': // 2026-07-28's probe: this answer sends its client to `initialize`
       default:
         throw new RpcError(METHOD_NOT_FOUND, 'Method not found');
     }
   };
 
-  const handle = (msg: unknown) => {
+  /** The answer to one message, or null when it gets none (a notification, a stray response). */
+  const handle = async (msg: unknown): Promise<Message | null> => {
     if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
       opts.onIgnored?.('a line that is not a JSON-RPC message object');
-      return;
+      return null;
     }
     const m = msg as Message;
     // An answer needs an id to go to; a message without one is only reported (a JSON-RPC error
     // with a null id is not a message every client accepts).
     const id = isId(m.id) ? m.id : null;
-    const invalid = (why: string) =>
-      id === null ? opts.onIgnored?.(why) : fail(id, INVALID_REQUEST, `Invalid Request: ${why}`);
+    const invalid = (why: string) => {
+      if (id !== null) return failure(id, INVALID_REQUEST, `Invalid Request: ${why}`);
+      opts.onIgnored?.(why);
+      return null;
+    };
     if (m.jsonrpc !== '2.0') return invalid('jsonrpc must be "2.0"');
     if (typeof m.method !== 'string') {
       // a response to a request of ours (we send none), or nonsense
-      if (!('result' in m) && !('error' in m)) invalid('no method');
-      return;
+      return !('result' in m) && !('error' in m) ? invalid('no method') : null;
     }
     if (!('id' in m)) {
       if (m.method === 'notifications/initialized') opts.onInitialized?.();
-      return; // notifications need no answer
+      return null; // notifications need no answer
     }
     if (id === null) return invalid('id must be a string or a number');
     const params = m.params ?? {};
     if (typeof params !== 'object' || params === null || Array.isArray(params)) {
-      fail(id, INVALID_PARAMS, 'Invalid params: expected an object');
+      return failure(id, INVALID_PARAMS, 'Invalid params: expected an object');
+    }
+    try {
+      return { jsonrpc: '2.0', id, result: await request(m.method, params as Message) };
+    } catch (err) {
+      return err instanceof RpcError
+        ? failure(id, err.code, err.message)
+        : failure(id, INTERNAL_ERROR, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+
+  const sendAnswer = (answer: Message | null) => {
+    if (answer) opts.send(answer);
+  };
+
+  /**
+   * A batch: answered as one array under a revision that has batches (initialize may not be in
+   * one); otherwise each request in it is refused on its own, as a plain message its client reads.
+   */
+  const handleBatch = (items: unknown[]) => {
+    const requests = items.filter(
+      (x): x is Message => typeof x === 'object' && x !== null && typeof (x as Message).method === 'string',
+    );
+    const ids = requests.flatMap((m) => (isId(m.id) ? [m.id] : []));
+    const hasInitialize = requests.some((m) => m.method === 'initialize');
+    if (negotiated === null || !BATCH_VERSIONS.has(negotiated) || hasInitialize) {
+      if (ids.length === 0) opts.onIgnored?.('a JSON-RPC batch with no request to refuse');
+      const why = hasInitialize
+        ? 'initialize cannot be part of a batch'
+        : `JSON-RPC batches are not part of MCP ${negotiated ?? 'before initialize'}`;
+      for (const id of ids) opts.send(failure(id, INVALID_REQUEST, `Invalid Request: ${why}`));
       return;
     }
-    request(m.method, params as Message).then(
-      (result) => reply(id, result),
-      (err: unknown) =>
-        err instanceof RpcError
-          ? fail(id, err.code, err.message)
-          : fail(id, INTERNAL_ERROR, `Internal error: ${err instanceof Error ? err.message : String(err)}`),
-    );
+    if (items.length === 0) {
+      opts.onIgnored?.('an empty JSON-RPC batch');
+      return;
+    }
+    void Promise.all(items.map(handle)).then((answers) => {
+      const sent = answers.filter((a): a is Message => a !== null);
+      if (sent.length > 0) opts.send(sent);
+    });
   };
 
   return {
@@ -162,7 +214,8 @@ export function createProtocol(opts: ProtocolOptions): { handleLine(line: string
         opts.onIgnored?.('a line that is not JSON');
         return;
       }
-      handle(msg);
+      if (Array.isArray(msg)) handleBatch(msg);
+      else void handle(msg).then(sendAnswer);
     },
   };
 }
@@ -172,7 +225,7 @@ export function createProtocol(opts: ProtocolOptions): { handleLine(line: string
  * out as one JSON line each. `onEnd` runs when the input ends or fails.
  */
 export function serveStdio(
-  make: (send: (message: Message) => void) => { handleLine(line: string): void },
+  make: (send: (message: Message | Message[]) => void) => { handleLine(line: string): void },
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
   onEnd: () => void,

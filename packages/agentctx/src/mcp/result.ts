@@ -46,11 +46,6 @@ export function textResult(payload: Json, isError: boolean): ToolResult {
   return result;
 }
 
-/** A call of a tool this server does not have. */
-export function unknownToolResult(name: string): ToolResult {
-  return textResult({ error: `Tool ${name.slice(0, 100)} not found`, code: 'tool_error' }, true);
-}
-
 export interface ToolSpec<S extends Shape> {
   name: string;
   title: string;

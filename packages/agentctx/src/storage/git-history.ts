@@ -20,6 +20,12 @@ export interface GitHistory {
 
 export const HISTORY_LIMIT = 5000;
 
+/**
+ * Parse `git log -z --format=%x01%H --name-status`: NUL-separated fields, so a path holding a
+ * newline, a tab or a quote comes through as it is (without -z git quotes such paths, and a
+ * line split would cut them). Each commit is `\x01<sha>`, then `\n` before its first status;
+ * each change is a status field then one path (two for a rename or copy).
+ */
 export function parseGitLog(out: string): GitHistory {
   const h: GitHistory = { position: new Map(), touches: new Map(), renames: new Map(), commits: 0 };
   let pos = -1;
@@ -29,25 +35,35 @@ export function parseGitLog(out: string): GitHistory {
       if (list[list.length - 1] !== pos) list.push(pos);
     } else h.touches.set(path, [pos]);
   };
-  for (const line of out.split('\n')) {
-    if (line.startsWith('\x01')) {
+  const fields = out.split('\0');
+  let afterHeader = false;
+  for (let i = 0; i < fields.length; i++) {
+    let field = fields[i]!;
+    if (afterHeader && field.startsWith('\n')) field = field.slice(1);
+    afterHeader = false;
+    if (field.startsWith('\x01')) {
       pos++;
-      h.position.set(line.slice(1).trim(), pos);
+      h.position.set(field.slice(1).trim(), pos);
+      afterHeader = true;
       continue;
     }
-    if (pos < 0 || !line.trim()) continue;
-    const cols = line.split('\t');
-    const status = cols[0] ?? '';
-    if ((status.startsWith('R') || status.startsWith('C')) && cols.length >= 3) {
-      const [from, to] = [cols[1]!, cols[2]!];
+    if (pos < 0 || !/^[A-Z][0-9]*$/.test(field)) continue;
+    if (field.startsWith('R') || field.startsWith('C')) {
+      const from = fields[++i];
+      const to = fields[++i];
+      if (from === undefined || to === undefined) break;
       touch(from);
       touch(to);
-      if (status.startsWith('R')) {
+      if (field.startsWith('R')) {
         const list = h.renames.get(from) ?? [];
         list.push({ to, at: pos });
         h.renames.set(from, list);
       }
-    } else if (cols.length >= 2) touch(cols[1]!);
+    } else {
+      const path = fields[++i];
+      if (path === undefined) break;
+      touch(path);
+    }
   }
   h.commits = pos + 1;
   return h;
@@ -60,9 +76,8 @@ export function readGitHistory(root: string, limit = HISTORY_LIMIT): GitHistory 
     [
       '-C',
       root,
-      '-c',
-      'core.quotepath=off',
       'log',
+      '-z',
       `-n${limit}`,
       '--format=%x01%H',
       '--name-status',

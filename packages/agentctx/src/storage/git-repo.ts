@@ -1,6 +1,16 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { readRegularFile } from './regular-file.js';
+import { readRegularFile, scanRegularLines } from './regular-file.js';
+
+/**
+ * Bounds for the files read on the hook path: a git config past 1 MiB is read to that point
+ * (remote and extension sections come first in every config git writes), and packed-refs is
+ * scanned 64 KiB at a time, up to 256 MiB, never held whole.
+ */
+const CONFIG_MAX_BYTES = 1024 * 1024;
+const PACKED_REFS_MAX_BYTES = 256 * 1024 * 1024;
+const SMALL_FILE_MAX_BYTES = 64 * 1024;
 
 export interface RepoInfo {
   /** Absolute path of the work tree's top folder (or of the folder itself when not in a repo). */
@@ -40,14 +50,14 @@ function gitDirs(dotGit: string): GitDirs | null {
   let gitDir = dotGit;
   const st = statSync(dotGit);
   if (st.isFile()) {
-    const m = /^gitdir:\s*(.+)$/m.exec(readRegularFile(dotGit, 64 * 1024));
+    const m = /^gitdir:\s*(.+)$/m.exec(readRegularFile(dotGit, SMALL_FILE_MAX_BYTES));
     if (!m) return null;
     const target = m[1]!.trim();
     gitDir = isAbsolute(target) ? target : resolve(dirname(dotGit), target);
   }
   const commondirFile = join(gitDir, 'commondir');
   if (existsSync(commondirFile)) {
-    const common = readRegularFile(commondirFile, 64 * 1024).trim();
+    const common = readRegularFile(commondirFile, SMALL_FILE_MAX_BYTES).trim();
     return { gitDir, common: isAbsolute(common) ? common : resolve(gitDir, common), linked: true };
   }
   return { gitDir, common: gitDir, linked: false };
@@ -106,7 +116,7 @@ export function linkedWorktreeRoots(commonDir: string): string[] {
   const roots: string[] = [];
   for (const name of names) {
     try {
-      const target = readRegularFile(join(dir, name, 'gitdir'), 64 * 1024).trim();
+      const target = readRegularFile(join(dir, name, 'gitdir'), SMALL_FILE_MAX_BYTES).trim();
       if (!target) continue;
       const dotGit = isAbsolute(target) ? target : resolve(join(dir, name), target);
       roots.push(safeRealpath(dirname(dotGit)));
@@ -115,6 +125,25 @@ export function linkedWorktreeRoots(commonDir: string): string[] {
     }
   }
   return roots;
+}
+
+/**
+ * Whether a git config's text stores refs in reftable (`extensions.refStorage = reftable`, git
+ * 2.45 and later). Such a repository keeps HEAD's target and every ref in binary tables under
+ * `reftable/`; its `HEAD` file only says `ref: refs/heads/.invalid`, for older gits to refuse.
+ */
+export function usesReftable(configText: string): boolean {
+  let inExtensions = false;
+  for (const rawLine of configText.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (line.startsWith('[')) {
+      inExtensions = /^\[\s*extensions\s*\]$/i.test(line);
+      continue;
+    }
+    const m = inExtensions ? /^refstorage\s*=\s*"?([^"\s;#]*)"?/i.exec(line) : null;
+    if (m) return m[1]!.toLowerCase() === 'reftable';
+  }
+  return false;
 }
 
 /** Read `remote.origin.url` from a git config file's text, without spawning git. */
@@ -155,7 +184,7 @@ export function findRepo(cwd: string): RepoInfo {
         dirs = gitDirs(dotGit);
         const config = dirs ? join(dirs.common, 'config') : null;
         if (config && existsSync(config)) {
-          configText = readRegularFile(config);
+          configText = readRegularFile(config, CONFIG_MAX_BYTES);
           origin = originFromConfig(configText);
         }
       } catch {
@@ -184,28 +213,66 @@ function looseOrPackedRef(gitDirs: string[], ref: string): string | null {
       if (/^[0-9a-f]{40,64}$/.test(sha)) return sha;
     }
   }
+  // packed-refs lines are `<sha> <name>`, read as bytes (latin1) so a chunk cut never splits a name
+  const wanted = Buffer.from(ref, 'utf8').toString('latin1');
   for (const dir of gitDirs) {
     const packed = join(dir, 'packed-refs');
     if (!existsSync(packed)) continue;
-    for (const line of readRegularFile(packed).split('\n')) {
-      const [sha, name] = line.trim().split(' ');
-      if (name === ref && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
-    }
+    let found: string | null = null;
+    scanRegularLines(
+      packed,
+      (line) => {
+        const [sha, name] = line.trim().split(' ');
+        if (name !== wanted || !sha || !/^[0-9a-f]{40,64}$/.test(sha)) return false;
+        found = sha;
+        return true;
+      },
+      PACKED_REFS_MAX_BYTES,
+    );
+    if (found) return found;
   }
   return null;
 }
 
+/** This work tree's git dirs, and whether its refs are in reftable; null outside git. */
+function repoDirs(root: string): (GitDirs & { reftable: boolean }) | null {
+  const dotGit = join(root, '.git');
+  if (!existsSync(dotGit)) return null;
+  const found = gitDirs(dotGit);
+  if (!found) return null;
+  const config = join(found.common, 'config');
+  const reftable = existsSync(config) && usesReftable(readRegularFile(config, CONFIG_MAX_BYTES));
+  return { ...found, reftable };
+}
+
+/**
+ * Ask git itself, for what only git can read (a reftable repository's refs): one short
+ * process, in reftable repositories only. Null when git is missing, too old or slow.
+ */
+function askGit(root: string, args: string[]): string | null {
+  const res = spawnSync('git', ['-C', root, ...args], {
+    encoding: 'utf8',
+    timeout: 2000,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const out = typeof res.stdout === 'string' ? res.stdout.trim() : '';
+  return res.status === 0 && out ? out : null;
+}
+
 /**
  * The commit HEAD names in the work tree at `root`, read from the files under .git (loose refs,
- * then packed-refs), without spawning git: this runs on the hook path. Null outside git, on an
- * unborn branch, or when anything is unreadable.
+ * then packed-refs), without spawning git: this runs on the hook path. In a reftable repository
+ * (whose refs no file here names) git is asked instead. Null outside git, on an unborn branch,
+ * or when anything is unreadable.
  */
 export function headCommit(root: string): string | null {
   try {
-    const dotGit = join(root, '.git');
-    if (!existsSync(dotGit)) return null;
-    const found = gitDirs(dotGit);
+    const found = repoDirs(root);
     if (!found) return null;
+    if (found.reftable) {
+      const sha = askGit(root, ['rev-parse', '--verify', '-q', 'HEAD']);
+      return sha && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
+    }
     const { gitDir, common } = found;
     const head = readRegularFile(join(gitDir, 'HEAD'), 4096).trim();
     if (/^[0-9a-f]{40,64}$/.test(head)) return head;
@@ -213,6 +280,24 @@ export function headCommit(root: string): string | null {
     if (!m) return null;
     const dirs = common !== gitDir ? [gitDir, common] : [gitDir];
     return looseOrPackedRef(dirs, m[1]!);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The branch checked out in the work tree at `root`, from its HEAD file (no git process); in a
+ * reftable repository, whose HEAD file names no real branch, from git. Null when detached,
+ * outside git, or unreadable.
+ */
+export function headBranch(root: string): string | null {
+  try {
+    const found = repoDirs(root);
+    if (!found) return null;
+    if (found.reftable) return askGit(root, ['symbolic-ref', '--short', '-q', 'HEAD']);
+    const head = readRegularFile(join(found.gitDir, 'HEAD'), 4096).trim();
+    const m = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
+    return m ? m[1]! : null;
   } catch {
     return null;
   }

@@ -86,6 +86,35 @@ export function readRegularTail(path: string, maxBytes: number): string {
 }
 
 /**
+ * Visit the lines of a regular file in order, holding one 64 KiB chunk (and the line it cuts) in
+ * memory rather than the whole file; stops when `visit` returns true or after `maxBytes`.
+ * False when `maxBytes` cut the scan short. For files of any size on the hook path (packed-refs).
+ */
+export function scanRegularLines(
+  path: string,
+  visit: (line: string) => boolean | undefined,
+  maxBytes: number,
+): boolean {
+  const fd = openRegularForRead(path);
+  try {
+    const size = fstatSync(fd).size;
+    const end = Math.min(size, maxBytes);
+    let rest = '';
+    for (let at = 0; at < end; at += SCAN_CHUNK) {
+      const lines = (rest + readRange(fd, at, Math.min(end, at + SCAN_CHUNK)).toString('latin1')).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) if (visit(line)) return true;
+    }
+    if (rest && end === size && visit(rest)) return true;
+    return end === size;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const SCAN_CHUNK = 64 * 1024;
+
+/**
  * What is at `path` now, when it exists and is not a regular file (links followed): the words
  * for it, else null. Used before a path is replaced, so a device, a FIFO or a directory is
  * never swapped for a regular file.

@@ -1,6 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { readRegularFile } from '../../storage/regular-file.js';
+import { headBranch } from '../../storage/git-repo.js';
 import { type Redact, redactSecrets } from '../redaction/redact.js';
 import {
   commitBranch,
@@ -20,24 +18,6 @@ export interface ToolCall {
   /** PostToolUseFailure's error text. */
   error?: string;
   cwd: string;
-}
-
-/** The branch checked out in the repository at `root`, read from HEAD (no git process). */
-export function currentBranch(root: string): string | null {
-  try {
-    let gitDir = join(root, '.git');
-    if (!existsSync(gitDir)) return null;
-    if (statSync(gitDir).isFile()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readRegularFile(gitDir));
-      if (!m) return null;
-      gitDir = isAbsolute(m[1]!.trim()) ? m[1]!.trim() : resolve(dirname(gitDir), m[1]!.trim());
-    }
-    const head = readRegularFile(join(gitDir, 'HEAD')).trim();
-    const m = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
-    return m ? m[1]! : null;
-  } catch {
-    return null;
-  }
 }
 
 /** A git operation with the branches it names resolved when the tool call ended. */
@@ -86,9 +66,9 @@ export function prepareCapture(
     for (const op of parseGitOps(command, text)) {
       if (op.op === 'switch') git.push({ op: 'switch', branch: op.branch });
       else if (op.op === 'commit') {
-        const b = commitBranch(text) ?? currentBranch(projectRoot);
+        const b = commitBranch(text) ?? headBranch(projectRoot);
         if (b) git.push({ op: 'commit', branch: b });
-      } else git.push({ op: 'merge', branch: op.branch, into: currentBranch(projectRoot) });
+      } else git.push({ op: 'merge', branch: op.branch, into: headBranch(projectRoot) });
     }
   }
   if (!test && !error && git.length === 0) return null;

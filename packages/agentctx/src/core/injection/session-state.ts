@@ -1,6 +1,6 @@
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { writeFileAtomic } from '../../storage/atomic-write.js';
-import { nonRegularKind, notRegular } from '../../storage/regular-file.js';
+import { nonRegularKind, notRegular, readRegularTail } from '../../storage/regular-file.js';
 
 /**
  * The per-session dedup file (CONTRACTS.md §dedup, derived and disposable): which record ids this
@@ -26,6 +26,13 @@ export interface SessionState {
 /** Ids kept per session: far more than any session injects, small enough to stay cheap. */
 const MAX_IDS = 5000;
 
+/**
+ * The most of the file a hook reads: its last 1 MiB (MAX_IDS ids of a snapshot and the appends
+ * after it take ~200 KB). The file sits in the shared temp folder, where anything may be put in
+ * its place; a bigger one is cut from the front (a later snapshot overrides what came before).
+ */
+const READ_MAX_BYTES = 1024 * 1024;
+
 export function emptySessionState(): SessionState {
   return { injected: [] };
 }
@@ -36,7 +43,8 @@ const validId = (x: unknown): x is string => typeof x === 'string' && x.length >
 export function readSessionState(path: string): SessionState {
   let raw: string;
   try {
-    raw = readFileSync(path, 'utf8');
+    // a FIFO, device or folder in its place is refused, never waited on
+    raw = readRegularTail(path, READ_MAX_BYTES);
   } catch {
     return emptySessionState();
   }

@@ -277,8 +277,10 @@ describe('agentctx mcp over stdio', () => {
     expect(readFileSync(claudeMd, 'utf8')).toBe('# Alpha\n\nUse REST endpoints for the public API.\n');
   });
 
-  it('answers an unknown tool with a structured error and never writes anything but protocol to stdout', async () => {
-    expectError(await mcp.call('ctx_delete_everything', {}), /not found/);
+  it('answers an unknown tool with -32602 and never writes anything but protocol to stdout', async () => {
+    await expect(mcp.call('ctx_delete_everything', {})).rejects.toThrow(
+      /-32602.*Unknown tool: ctx_delete_everything/,
+    );
     expectError(await mcp.call('ctx_related', {}), /file/);
     expect(mcp.errors).toEqual([]);
   });

@@ -1,4 +1,6 @@
 import { PassThrough } from 'node:stream';
+import { SUPPORTED_PROTOCOL_VERSIONS as CLIENT_VERSIONS } from '@modelcontextprotocol/client';
+import { SUPPORTED_PROTOCOL_VERSIONS as SDK_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -29,8 +31,8 @@ function harness() {
   const p = createProtocol({
     info: { name: 'agentctx', version: '9.9.9', instructions: 'use it' },
     tools: [echo],
-    send: (m) => sent.push(m),
-    unknownTool: (name) => ({ content: [{ type: 'text', text: `no ${name}` }], isError: true }),
+    // a batch answer is an array: kept as it came, for the batch tests to look at
+    send: (m) => sent.push(m as Record<string, unknown>),
     onToolResult: (r) => results.push(r),
     onIgnored: (why) => ignored.push(why),
     onInitialized: () => initialized++,
@@ -58,7 +60,8 @@ describe('the MCP protocol (tools only, JSON-RPC over stdio)', () => {
       };
       expect(r.result).toEqual({
         protocolVersion: v,
-        capabilities: { tools: { listChanged: true } },
+        // no listChanged: the server never sends notifications/tools/list_changed
+        capabilities: { tools: {} },
         serverInfo: { name: 'agentctx', version: '9.9.9' },
         instructions: 'use it',
       });
@@ -107,13 +110,105 @@ describe('the MCP protocol (tools only, JSON-RPC over stdio)', () => {
       id: 'c',
       result: { content: [{ type: 'text', text: '{"a":1}' }] },
     });
+    // an unknown tool is a protocol error, -32602, as MCP asks (not a tool result)
     const unknown = await h.ask({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'nope' } });
     expect(unknown).toEqual({
       jsonrpc: '2.0',
       id: 3,
-      result: { content: [{ type: 'text', text: 'no nope' }], isError: true },
+      error: { code: INVALID_PARAMS, message: 'Unknown tool: nope' },
     });
-    expect(h.results).toHaveLength(2);
+    expect(h.results).toHaveLength(1);
+  });
+
+  it('supports exactly the protocol versions of the SDK dev dependencies: a new revision fails here first', () => {
+    expect(PROTOCOL_VERSIONS).toEqual(SDK_VERSIONS);
+    expect(PROTOCOL_VERSIONS).toEqual(CLIENT_VERSIONS);
+  });
+
+  it('answers server/discover (the 2026-07-28 probe) with method not found, the answer that sends its client to initialize', async () => {
+    const h = harness();
+    expect(await h.ask({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} })).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: METHOD_NOT_FOUND, message: 'Method not found' },
+    });
+  });
+
+  it('answers a batch as one under 2025-03-26, and refuses each request of it under any other version', async () => {
+    const item = fc.oneof(
+      fc.record({
+        jsonrpc: fc.constant('2.0'),
+        id: fc.nat(),
+        method: fc.constantFrom('ping', 'tools/list', 'nope'),
+      }),
+      fc.record({ jsonrpc: fc.constant('2.0'), method: fc.constant('notifications/cancelled') }),
+      fc.record({
+        jsonrpc: fc.constant('2.0'),
+        id: fc.nat(),
+        method: fc.constant('tools/call'),
+        params: fc.record({ name: fc.constantFrom('echo', 'nope') }),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.option(fc.constantFrom(...PROTOCOL_VERSIONS), { nil: null }),
+        fc.uniqueArray(item, { maxLength: 6, selector: (m) => ('id' in m ? m.id : -1) }),
+        async (version, batch) => {
+          const h = harness();
+          if (version)
+            await h.ask({
+              jsonrpc: '2.0',
+              id: 'init',
+              method: 'initialize',
+              params: { protocolVersion: version },
+            });
+          const before = h.sent.length;
+          h.p.handleLine(JSON.stringify(batch));
+          await h.flush();
+          await h.flush();
+          const out = h.sent.slice(before);
+          const ids = batch.flatMap((m) => ('id' in m ? [m.id] : []));
+          if (version === '2025-03-26') {
+            // one array, one answer per request, none for notifications
+            expect(out.length).toBe(ids.length > 0 ? 1 : 0);
+            const answers = (out[0] ?? []) as unknown as {
+              id: number;
+              result?: unknown;
+              error?: { code: number };
+            }[];
+            expect(answers.map((a) => a.id).sort()).toEqual([...ids].sort());
+            for (const a of answers) {
+              const asked = batch.find((m) => 'id' in m && m.id === a.id)!;
+              const known =
+                asked.method !== 'nope' &&
+                (asked.method !== 'tools/call' || ('params' in asked && asked.params.name === 'echo'));
+              expect(a.result !== undefined).toBe(known);
+            }
+          } else {
+            // before initialize, or a revision without batches: each request refused as a plain message
+            expect(out.every((m) => !Array.isArray(m))).toBe(true);
+            expect(out.map((m) => m.id).sort()).toEqual([...ids].sort());
+            for (const m of out) expect((m.error as { code: number }).code).toBe(INVALID_REQUEST);
+          }
+        },
+      ),
+      { seed: 28, numRuns: 200 },
+    );
+    // initialize may never be part of a batch
+    const h = harness();
+    h.p.handleLine(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26' } },
+      ]),
+    );
+    await h.flush();
+    expect(h.sent).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: INVALID_REQUEST, message: 'Invalid Request: initialize cannot be part of a batch' },
+      },
+    ]);
   });
 
   it('answers what it cannot do with JSON-RPC errors, and notifications with nothing', async () => {
@@ -228,7 +323,6 @@ describe('the MCP protocol (tools only, JSON-RPC over stdio)', () => {
                 info: { name: 'a', version: '1', instructions: '' },
                 tools: [echo],
                 send,
-                unknownTool: () => ({ content: [] }),
               }),
             input,
             output,

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readRegularFile, readRegularTail } from '../../../src/storage/regular-file.js';
+import { readRegularFile, readRegularTail, scanRegularLines } from '../../../src/storage/regular-file.js';
 import { tempDir } from '../../support/tmp.js';
 
 const tmp = tempDir('agentctx-regular-');
@@ -36,6 +36,39 @@ describe('reading regular files', () => {
     );
   });
 
+  it('a line scan visits every line in order across 64 KiB chunk cuts, and stops when asked', () => {
+    const path = join(tmp.path, 'scan.txt');
+    // short lines, and long ones (cheap to generate) that make the 64 KiB cuts fall anywhere
+    const long = fc
+      .tuple(fc.string({ minLength: 1, maxLength: 3 }), fc.integer({ min: 20_000, max: 70_000 }))
+      .map(([unit, n]) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n));
+    const line = fc.oneof(fc.string({ maxLength: 20 }), long);
+    fc.assert(
+      fc.property(
+        fc.array(
+          line.map((l) => l.replaceAll('\n', '')),
+          { maxLength: 8 },
+        ),
+        fc.nat(10),
+        (lines, stopAt) => {
+          const text = lines.join('\n');
+          writeFileSync(path, text, 'latin1');
+          const seen: string[] = [];
+          const whole = scanRegularLines(path, (l) => seen.push(l) > stopAt, 1 << 30);
+          // a final newline ends the last line; it does not start an empty one
+          const expected = text.split('\n');
+          if (expected.at(-1) === '') expected.pop();
+          expect(seen).toEqual(expected.slice(0, stopAt + 1));
+          expect(whole).toBe(true);
+          // past the byte bound it stops and says it did not read the whole file
+          const bound = Math.floor(Buffer.byteLength(text, 'latin1') / 2);
+          if (bound > 0) expect(scanRegularLines(path, () => false, bound)).toBe(false);
+        },
+      ),
+      { seed: 32, numRuns: 60 },
+    );
+  });
+
   it('refuses what is not a regular file, without blocking on a FIFO', () => {
     const dir = join(tmp.path, 'a-dir');
     mkdirSync(dir, { recursive: true });
@@ -44,6 +77,7 @@ describe('reading regular files', () => {
     for (const p of [dir, fifo]) {
       expect(() => readRegularTail(p, 100)).toThrow(/not a regular file/);
       expect(() => readRegularFile(p)).toThrow(/not a regular file/);
+      expect(() => scanRegularLines(p, () => false, 100)).toThrow(/not a regular file/);
     }
     expect(() => readRegularTail(join(tmp.path, 'missing'), 100)).toThrow(/ENOENT/);
   });

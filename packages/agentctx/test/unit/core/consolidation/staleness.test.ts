@@ -5,23 +5,29 @@ import { fingerprint } from '../../../../src/shared/fingerprint.js';
 import type { AnchorRow } from '../../../../src/storage/file-anchors.js';
 import { parseGitLog } from '../../../../src/storage/git-history.js';
 
+// `git log -z --format=%x01%H --name-status` as git prints it: NUL-separated fields
 const LOG = [
   '\x01c4',
-  '',
-  'D\tsrc/gone.ts',
+  '\nD',
+  'src/gone.ts',
   '\x01c3',
-  '',
-  'R090\tsrc/old.ts\tsrc/new.ts',
-  'M\tsrc/a.ts',
+  '\nR090',
+  'src/old.ts',
+  'src/new.ts',
+  'M',
+  'src/a.ts',
   '\x01c2',
-  '',
-  'M\tsrc/a.ts',
+  '\nM',
+  'src/a.ts',
   '\x01c1',
+  '\nA',
+  'src/a.ts',
+  'A',
+  'src/old.ts',
+  'A',
+  'src/gone.ts',
   '',
-  'A\tsrc/a.ts',
-  'A\tsrc/old.ts',
-  'A\tsrc/gone.ts',
-].join('\n');
+].join('\0');
 
 function anchor(path: string, text: string, commit: string | null): AnchorRow {
   const f = fingerprint(text);

@@ -31,7 +31,11 @@ export const command: Command = {
     const db = a.readDb; // reads only: works on a full disk or a read-only home too
     const asked = requireVisible({ db, clock: a.clock, newId: a.newId, projectId: a.project.id }, id);
     const record = time ? versionAt(db, asked.id, time) : asked;
-    const chain = supersessionChain(db, record.id).map((r) => ({
+    // in date order, as labelled: after a team conflict the supersession order is not the dates'
+    const byDate = supersessionChain(db, record.id).sort(
+      (x, y) => x.valid_from.localeCompare(y.valid_from) || x.recorded_at.localeCompare(y.recorded_at),
+    );
+    const chain = byDate.map((r) => ({
       id: r.id,
       title: r.title,
       valid_from: r.valid_from,
@@ -66,7 +70,7 @@ export const command: Command = {
       ...(chain.length > 1
         ? [
             '',
-            'supersession chain (oldest first):',
+            'supersession chain (by date valid from, oldest first):',
             ...chain.map((c) => `  ${c.id === record.id ? '*' : ' '} ${c.id}  ${c.valid_from}  ${c.title}`),
           ]
         : []),

@@ -51,8 +51,16 @@ function chosenAction(ctx: CommandContext): { action: ReviewAction; key: string 
 }
 
 function resolveItem(queue: readonly ReviewItem[], key: string): ReviewItem {
-  const byId = queue.find((i) => i.kind !== 'duplicate' && i.kind !== 'team' && i.record_ids[0] === key);
+  // a record id, or a unique start of one (as every command that takes an id accepts)
+  const own = queue.filter((i) => i.kind === 'stale' || i.kind === 'inferred');
+  const byId =
+    own.find((i) => i.record_ids[0] === key) ??
+    (key.length >= 4 ? only(own.filter((i) => i.record_ids[0]!.startsWith(key.toUpperCase()))) : undefined);
   return queue.find((i) => i.key === key) ?? byId ?? findItem(queue, key);
+}
+
+function only<T>(xs: T[]): T | undefined {
+  return xs.length === 1 ? xs[0] : undefined;
 }
 
 function describe(i: ReviewItem, n: number, total: number): string {

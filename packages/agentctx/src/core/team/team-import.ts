@@ -140,7 +140,9 @@ function note(
       project_id: deps.projectId,
       key,
       record_ids: ids,
-      dates: Object.fromEntries(versions.filter((v) => v.block.valid_from).map((v) => [v.sha, v.block.valid_from])),
+      dates: Object.fromEntries(
+        versions.filter((v) => v.block.valid_from).map((v) => [v.sha, v.block.valid_from]),
+      ),
       detected_at: deps.clock().toISOString(),
     });
     report.conflicts.push({

@@ -50,6 +50,21 @@ export function recordsByIdPrefix(
     .all(p, `${p}~`, ...namespaces, limit) as ContextRecord[];
 }
 
+/**
+ * The project's name as its profile says (`profile: name`, from its manifest or its folder),
+ * or null before a profile was detected. The one name digest, status, export and dashboard show.
+ */
+export function profileNameOf(db: Db, projectId: string): string | null {
+  const row = db
+    .prepare(
+      `SELECT body FROM records WHERE project_id = ? AND type = 'profile' AND title = 'profile: name'
+       AND superseded_at IS NULL ORDER BY recorded_at DESC, id DESC LIMIT 1`,
+    )
+    .get(projectId) as { body: string } | undefined;
+  const name = row?.body.trim();
+  return name ? name : null;
+}
+
 /** Records with these ids that the given namespaces may see (history included). */
 export function getVisibleRecords(
   db: Db,

@@ -45,6 +45,12 @@ function shown(a: App, path: string): string {
 function runExport({ args, app, io }: CommandContext): CommandResult {
   const a = app();
   const { path, inRepo } = target(a, args.flags);
+  if (inRepo && !a.project.isGit)
+    throw new AgentctxError(
+      'no_repository',
+      `no git repository at ${a.project.root}: team context travels through git (run git init there first), or write the file elsewhere with --file PATH`,
+      { root: a.project.root },
+    );
   const old = readTeamFile(path);
   if (old !== null && !bool(args.flags, 'force')) {
     const pending = pendingInFile(a.db, a.project.id, old);
@@ -68,7 +74,7 @@ function runExport({ args, app, io }: CommandContext): CommandResult {
   const name = shown(a, path);
   return {
     json: { path, blocks: res.blocks, written, gitattributes: attributes, ...(redacted ? { redacted } : {}) },
-    text: `${written ? 'wrote' : 'unchanged:'} ${res.blocks} team records in ${name}${attributes ? ' (and .agentctx/.gitattributes: merged by block)' : ''}${written ? `\ncommit it: git add ${TEAM_DIR_HINT} && git commit` : ''}`,
+    text: `${written ? 'wrote' : 'unchanged:'} ${res.blocks} team records in ${name}${attributes ? ' (and .agentctx/.gitattributes: merged by block)' : ''}${written && inRepo ? `\ncommit it: git add ${TEAM_DIR_HINT} && git commit` : ''}`,
   };
 }
 

@@ -16,7 +16,7 @@ export function renderImport(file: string, r: ImportReport): string {
     );
   }
   for (const k of r.kept)
-    lines.push(`  ? ${k.id}  ${k.title}: removed from the file, kept here (${k.reason})`);
+    lines.push(`  ? ${k.id}  ${k.title}: removed from the file, kept here: ${k.reason}`);
   for (const e of r.errors) lines.push(`  line ${e.line}: ${e.message} (skipped)`);
   return lines.join('\n');
 }

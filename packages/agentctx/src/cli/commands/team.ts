@@ -15,6 +15,7 @@ import { writeFileAtomic } from '../../storage/atomic-write.js';
 import { bool, str } from '../args.js';
 import type { Command, CommandContext, CommandResult } from '../command.js';
 import { redactionNotice } from '../redaction-notice.js';
+import { count } from '../style.js';
 import { renderImport, renderStatus } from '../team-render.js';
 
 const USAGE = [
@@ -74,7 +75,7 @@ function runExport({ args, app, io }: CommandContext): CommandResult {
   const name = shown(a, path);
   return {
     json: { path, blocks: res.blocks, written, gitattributes: attributes, ...(redacted ? { redacted } : {}) },
-    text: `${written ? 'wrote' : 'unchanged:'} ${res.blocks} team records in ${name}${attributes ? ' (and .agentctx/.gitattributes: merged by block)' : ''}${written && inRepo ? `\ncommit it: git add ${TEAM_DIR_HINT} && git commit` : ''}`,
+    text: `${written ? 'wrote' : 'unchanged:'} ${count(res.blocks, 'team record')} in ${name}${attributes ? ' (and .agentctx/.gitattributes: merged by block)' : ''}${written && inRepo ? `\ncommit it: git add ${TEAM_DIR_HINT} && git commit` : ''}`,
   };
 }
 

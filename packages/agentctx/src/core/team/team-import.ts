@@ -296,7 +296,7 @@ function closeGone(
     else if (unreadable)
       report.kept.push({ ...item, reason: 'the file has blocks that cannot be read: fix them first' });
     else if (!opts.closeRemoved)
-      report.kept.push({ ...item, reason: 'not confirmed (run with --yes to close it)' });
+      report.kept.push({ ...item, reason: 'not confirmed; run agentctx team import --yes to close it' });
     else {
       // the link stays: a stale copy of the file does not bring the record back
       retireRecord(deps, r.id);

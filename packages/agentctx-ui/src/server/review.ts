@@ -4,7 +4,7 @@ import { actOnItem, findItem, type ReviewAction, reviewQueue } from './core.js';
 import { invalid } from './errors.js';
 import { jsonBody, projectParam } from './params.js';
 
-const ACTIONS: readonly ReviewAction[] = ['confirm', 'supersede', 'merge', 'dismiss'];
+const ACTIONS: readonly ReviewAction[] = ['confirm', 'supersede', 'merge', 'dismiss', 'choose'];
 
 function optionalText(v: unknown, field: string): string | undefined {
   if (v === undefined || v === null || v === '') return undefined;
@@ -63,6 +63,7 @@ export function addReviewRoutes(api: Hono, ctx: DashboardContext): void {
         body: optionalText(body.body, 'body'),
         rationale: optionalText(body.rationale, 'rationale'),
         title: optionalText(body.title, 'title'),
+        version: optionalText(body.version, 'version'),
       },
     );
     return c.json(outcome);

@@ -30,11 +30,11 @@ export interface RecordDetail {
 
 export interface ReviewItemView {
   key: string;
-  kind: 'team' | 'stale' | 'duplicate' | 'inferred';
+  kind: 'conflict' | 'team' | 'stale' | 'duplicate' | 'inferred';
   title: string;
   detail: string;
   record_ids: string[];
-  actions: ('confirm' | 'supersede' | 'merge' | 'dismiss')[];
+  actions: ('confirm' | 'supersede' | 'merge' | 'dismiss' | 'choose')[];
   commands: Record<string, string>;
 }
 

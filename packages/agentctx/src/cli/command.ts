@@ -7,6 +7,8 @@ export interface CommandIO {
   stdinIsTTY: boolean;
   /** Colour and tables in human output (a terminal, NO_COLOR unset); plain when absent. */
   color?: boolean;
+  /** The terminal's width (or COLUMNS when output is piped); absent: lines are not cut. */
+  columns?: number;
   /** Ask a yes/no question on the terminal. */
   confirm: (question: string) => Promise<boolean>;
   /** One keystroke (a line's first character from a pipe); "q" at the end of input. */

@@ -11,12 +11,20 @@ import { COMMANDS, commandLoader } from './registry.js';
 import { colourWanted, makeStyle } from './style.js';
 import { nearest } from './suggest.js';
 
+/** The terminal's width; piped output takes COLUMNS when set, else is not cut. */
+function terminalColumns(): number | undefined {
+  if (process.stdout.isTTY && process.stdout.columns > 0) return process.stdout.columns;
+  const env = Number(process.env.COLUMNS);
+  return Number.isInteger(env) && env > 0 ? env : undefined;
+}
+
 function defaultIO(): CommandIO {
   return {
     stdout: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
     stderr: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
     stdinIsTTY: Boolean(process.stdin.isTTY),
     color: colourWanted(Boolean(process.stdout.isTTY), process.env),
+    columns: terminalColumns(),
     confirm: (question) =>
       new Promise((resolve) => {
         const rl = createInterface({ input: process.stdin, output: process.stderr });

@@ -3,6 +3,7 @@ import { type ReviewCounts, reviewSelection } from '../core/review/queue.js';
 import type { Db } from '../storage/open.js';
 
 const LABELS: [keyof ReviewCounts['by_kind'], string, string][] = [
+  ['conflict', 'team conflict to choose', 'team conflicts to choose'],
   ['team', 'team-file change', 'team-file changes'],
   ['stale', 'stale record', 'stale records'],
   ['duplicate', 'near-duplicate pair', 'near-duplicate pairs'],

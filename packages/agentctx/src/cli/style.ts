@@ -78,3 +78,8 @@ export function table(rows: readonly (readonly string[])[], indent = ''): string
     )
     .join('\n');
 }
+
+/** `1 record`, `2 records`: a count with its noun in the right number. */
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

@@ -12,11 +12,11 @@ export function renderImport(file: string, r: ImportReport): string {
   for (const x of r.removed) lines.push(`  - ${x.id}  ${x.title} (closed; still in history)`);
   for (const c of r.conflicts) {
     lines.push(
-      `  ! ${c.title}: changed on both sides; the latest version (${c.id}) is current, ${c.history.length} other version(s) in its history`,
+      `  ! ${c.title}: changed on both sides; all ${c.versions} versions kept (the latest, ${c.id}, is current until you choose): run agentctx review`,
     );
   }
   for (const k of r.kept)
-    lines.push(`  ? ${k.id}  ${k.title}: removed from the file, kept here (${k.reason})`);
+    lines.push(`  ? ${k.id}  ${k.title}: removed from the file, kept here: ${k.reason}`);
   for (const e of r.errors) lines.push(`  line ${e.line}: ${e.message} (skipped)`);
   return lines.join('\n');
 }

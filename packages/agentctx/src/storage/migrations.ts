@@ -367,6 +367,20 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX extraction_runs_project ON extraction_runs(project_id, id);
   `,
+  // 16: team conflicts waiting for a person (issue 31 #3). An import that finds a key changed
+  // on both sides keeps every version (the latest current, the others in its history) and
+  // notes the key here; export writes all its versions while it waits, so the other clone's
+  // import sees the conflict too; \`agentctx review\` asks which version stays.
+  `
+  CREATE TABLE team_conflicts (
+    project_id  TEXT NOT NULL,
+    key         TEXT NOT NULL,
+    record_ids  TEXT NOT NULL,
+    dates       TEXT NOT NULL DEFAULT '{}',
+    detected_at TEXT NOT NULL,
+    PRIMARY KEY (project_id, key)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

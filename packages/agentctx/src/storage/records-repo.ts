@@ -31,6 +31,40 @@ export function getRecord(db: Db, id: string): ContextRecord | undefined {
   return db.prepare('SELECT * FROM records WHERE id = ?').get(id) as ContextRecord | undefined;
 }
 
+/**
+ * Records the namespaces may see whose id starts with `prefix` (ULIDs, compared upper-cased),
+ * at most `limit`, by the primary key's range: `show 01M91Q44` finds its record.
+ */
+export function recordsByIdPrefix(
+  db: Db,
+  prefix: string,
+  namespaces: readonly string[],
+  limit = 11,
+): ContextRecord[] {
+  const p = prefix.toUpperCase();
+  const marks = namespaces.map(() => '?').join(',');
+  return db
+    .prepare(
+      `SELECT * FROM records WHERE id >= ? AND id < ? AND project_id IN (${marks}) ORDER BY id LIMIT ?`,
+    )
+    .all(p, `${p}~`, ...namespaces, limit) as ContextRecord[];
+}
+
+/**
+ * The project's name as its profile says (`profile: name`, from its manifest or its folder),
+ * or null before a profile was detected. The one name digest, status, export and dashboard show.
+ */
+export function profileNameOf(db: Db, projectId: string): string | null {
+  const row = db
+    .prepare(
+      `SELECT body FROM records WHERE project_id = ? AND type = 'profile' AND title = 'profile: name'
+       AND superseded_at IS NULL ORDER BY recorded_at DESC, id DESC LIMIT 1`,
+    )
+    .get(projectId) as { body: string } | undefined;
+  const name = row?.body.trim();
+  return name ? name : null;
+}
+
 /** Records with these ids that the given namespaces may see (history included). */
 export function getVisibleRecords(
   db: Db,

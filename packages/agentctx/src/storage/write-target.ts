@@ -1,4 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { AgentctxError } from '../shared/errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { fileKind, notRegular } from './regular-file.js';
 
@@ -6,7 +8,7 @@ import { fileKind, notRegular } from './regular-file.js';
  * Write `content` to a path a user named as an output (`export --out`). A regular file, new or
  * existing, is replaced atomically. A character device (/dev/null, /dev/stdout, a terminal) is
  * written in place: replacing it with a regular file would break it for everyone (as root, for
- * the whole system). Anything else (a directory, a FIFO, a socket, a block device) is refused
+ * the whole system). A missing parent folder is an error, never created. Anything else (a directory, a FIFO, a socket, a block device) is refused
  * and left as it was. The target is opened non-blocking, so a FIFO never hangs the process.
  */
 export function writeOutputFile(path: string, content: string, mode = 0o644): 'replaced' | 'in_place' {
@@ -16,9 +18,12 @@ export function writeOutputFile(path: string, content: string, mode = 0o644): 'r
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
+      // a folder the user named that is not there is a typo, not a request to create it
+      requireFolder(dirname(path));
       writeFileAtomic(path, content, mode);
       return 'replaced';
     }
+    if (code === 'ENOTDIR') requireFolder(dirname(path)); // a file where the folder should be
     if (code === 'EISDIR') throw notRegular(path, 'a directory');
     // ENXIO: a FIFO nobody reads, or a socket
     if (code === 'ENXIO') throw notRegular(path, kindOf(path));
@@ -44,6 +49,20 @@ export function writeOutputFile(path: string, content: string, mode = 0o644): 'r
   } finally {
     if (fd >= 0) closeSync(fd);
   }
+}
+
+function requireFolder(dir: string): void {
+  let st: ReturnType<typeof statSync> | undefined;
+  try {
+    st = statSync(dir);
+  } catch {
+    st = undefined;
+  }
+  if (!st)
+    throw new AgentctxError('not_found', `no folder ${dir}: create it first, or write elsewhere`, {
+      path: dir,
+    });
+  if (!st.isDirectory()) throw new AgentctxError('invalid_input', `${dir} is not a folder`, { path: dir });
 }
 
 function kindOf(path: string): string {

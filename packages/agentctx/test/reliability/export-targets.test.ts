@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, isolatedEnv, runAgentctx, spawnCollect } from '../support/cli.js';
@@ -82,6 +82,24 @@ describe('export --out onto non-regular targets', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(`agentctx: ${dir} is not a regular file (a directory); refused`);
     expect(statSync(dir).isDirectory()).toBe(true);
+  });
+
+  // issue 31 #11: `export --out /nonexistent/dir/x.md` created the folders and exited 0
+  it('a missing parent folder is an error: nothing is created', () => {
+    for (const depth of [1, 2, 3]) {
+      const top = join(t.path, `missing-${depth}`);
+      const parent = join(top, ...Array.from({ length: depth - 1 }, (_, i) => `d${i}`));
+      const r = runAgentctx(['export', '--out', join(parent, 'x.md')], { cwd: repo, env });
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toBe(`agentctx: no folder ${parent}: create it first, or write elsewhere`);
+      expect(existsSync(top)).toBe(false);
+    }
+    // a file where the folder should be
+    const file = join(t.path, 'plain-file');
+    writeFileSync(file, 'x');
+    const r = runAgentctx(['export', '--out', join(file, 'x.md')], { cwd: repo, env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file} is not a folder`);
   });
 
   it('a regular file, new or existing, is still written whole', () => {

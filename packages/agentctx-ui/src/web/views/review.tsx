@@ -11,8 +11,10 @@ const LABEL: Record<Action, string> = {
   supersede: 'Supersede',
   merge: 'Merge',
   dismiss: 'Dismiss',
+  choose: 'Keep version',
 };
 const KIND: Record<ReviewItemView['kind'], string> = {
+  conflict: 'team conflict',
   team: 'team file',
   stale: 'may be outdated',
   duplicate: 'near-duplicates',
@@ -137,17 +139,30 @@ export function ReviewView({ project }: { project: string }) {
             />
           ) : (
             <div class="actions">
-              {item.actions.map((a) => (
-                <button
-                  key={a}
-                  type="button"
-                  class={a === 'dismiss' ? 'ghost' : ''}
-                  title={item.commands[a]}
-                  onClick={() => void answer(a)}
-                >
-                  {LABEL[a]} <kbd>{a[0]}</kbd>
-                </button>
-              ))}
+              {/* a team conflict: one button per version, numbered as the detail lists them */}
+              {item.actions.includes('choose') &&
+                item.record_ids.map((_, i) => (
+                  <button
+                    key={`v${i}`}
+                    type="button"
+                    onClick={() => void answer('choose', { version: String(i + 1) })}
+                  >
+                    {LABEL.choose} {i + 1}
+                  </button>
+                ))}
+              {item.actions
+                .filter((a) => a !== 'choose')
+                .map((a) => (
+                  <button
+                    key={a}
+                    type="button"
+                    class={a === 'dismiss' ? 'ghost' : ''}
+                    title={item.commands[a]}
+                    onClick={() => void answer(a)}
+                  >
+                    {LABEL[a]} <kbd>{a[0]}</kbd>
+                  </button>
+                ))}
               <button type="button" class="ghost" onClick={() => setIndex((i) => (i + 1) % items.length)}>
                 Next <kbd>n</kbd>
               </button>

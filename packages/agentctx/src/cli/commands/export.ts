@@ -6,6 +6,7 @@ import { writeOutputFile } from '../../storage/write-target.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 import { redactionNotice } from '../redaction-notice.js';
+import { count as plural } from '../style.js';
 import { TIME_FLAGS, TIME_USAGE, timeTravelFrom } from '../time-flags.js';
 
 export const command: Command = {
@@ -28,7 +29,7 @@ export const command: Command = {
       }
       notice.onRedacted(res.redacted);
       notice.flush();
-      return { json: res, text: `wrote ${res.entries} global preferences to ${res.path}` };
+      return { json: res, text: `wrote ${plural(res.entries, 'global preference')} to ${res.path}` };
     }
     const { markdown, count, redacted } = exportMarkdown(
       a.readDb,
@@ -44,7 +45,7 @@ export const command: Command = {
     if (out) {
       const path = resolve(out);
       writeOutputFile(path, markdown, 0o644);
-      return { json: { path, records: count }, text: `wrote ${count} records to ${path}` };
+      return { json: { path, records: count }, text: `wrote ${plural(count, 'record')} to ${path}` };
     }
     return { json: { records: count, markdown }, text: markdown };
   },

@@ -8,8 +8,8 @@ import { AgentctxError, errorMessage } from '../../shared/errors.js';
 import { num, str } from '../args.js';
 import type { Command, CommandContext, CommandIO, CommandResult } from '../command.js';
 
-const ACTIONS: readonly ReviewAction[] = ['confirm', 'supersede', 'merge', 'dismiss'];
-const KEYS: Record<string, ReviewAction> = { c: 'confirm', s: 'supersede', m: 'merge', d: 'dismiss' };
+const ACTIONS: readonly ReviewAction[] = ['confirm', 'supersede', 'merge', 'dismiss', 'choose'];
+const KINDS = ['conflict', 'team', 'stale', 'duplicate', 'inferred'];
 
 function queueOf(a: App, limit: number | undefined): ReviewItem[] {
   return reviewQueue({
@@ -51,8 +51,16 @@ function chosenAction(ctx: CommandContext): { action: ReviewAction; key: string 
 }
 
 function resolveItem(queue: readonly ReviewItem[], key: string): ReviewItem {
-  const byId = queue.find((i) => i.kind !== 'duplicate' && i.kind !== 'team' && i.record_ids[0] === key);
+  // a record id, or a unique start of one (as every command that takes an id accepts)
+  const own = queue.filter((i) => i.kind === 'stale' || i.kind === 'inferred');
+  const byId =
+    own.find((i) => i.record_ids[0] === key) ??
+    (key.length >= 4 ? only(own.filter((i) => i.record_ids[0]!.startsWith(key.toUpperCase()))) : undefined);
   return queue.find((i) => i.key === key) ?? byId ?? findItem(queue, key);
+}
+
+function only<T>(xs: T[]): T | undefined {
+  return xs.length === 1 ? xs[0] : undefined;
 }
 
 function describe(i: ReviewItem, n: number, total: number): string {
@@ -79,12 +87,15 @@ async function interactive(a: App, io: CommandIO, queue: ReviewItem[]): Promise<
         skipped++;
         break;
       }
-      const action = KEYS[k];
-      if (!action || !item.actions.includes(action)) {
+      // each item's answers start with different letters (choose is asked only of conflicts)
+      const action = item.actions.find((x) => x[0] === k);
+      if (!action) {
         io.stderr(`  "${k}" is not an answer here: ${item.actions.join(', ')}, next or quit`);
         continue;
       }
-      const input: { body?: string; rationale?: string } = {};
+      const input: { body?: string; rationale?: string; version?: string } = {};
+      if (action === 'choose')
+        input.version = (await io.ask?.('  keep which version (its number): ')) ?? undefined;
       if (action === 'supersede') {
         input.body = (await io.ask?.('  new text: ')) ?? undefined;
         input.rationale = (await io.ask?.('  why it changed: ')) ?? undefined;
@@ -115,9 +126,9 @@ function render(queue: readonly ReviewItem[]): string {
 export const command: Command = {
   name: 'review',
   summary:
-    'Walk what needs a human: inferred records, records whose files changed, near-duplicates, team-file changes; one key each to confirm, supersede, merge or dismiss.',
+    'Walk what needs a human: team conflicts, team-file changes, records whose files changed, near-duplicates, inferred records; one key each to choose, confirm, supersede, merge or dismiss.',
   usage:
-    'agentctx review [--json] [--kind team|stale|duplicate|inferred] [--limit N] | agentctx review --confirm|--dismiss|--merge KEY | --supersede KEY --body BODY --rationale WHY [--title TITLE]',
+    'agentctx review [--json] [--kind conflict|team|stale|duplicate|inferred] [--limit N] | agentctx review --confirm|--dismiss|--merge KEY | --supersede KEY --body BODY --rationale WHY [--title TITLE] | --choose conflict:KEY --version N',
   flags: {
     kind: 'string',
     limit: 'number',
@@ -125,6 +136,8 @@ export const command: Command = {
     supersede: 'string',
     merge: 'string',
     dismiss: 'string',
+    choose: 'string',
+    version: 'string',
     body: 'string',
     rationale: 'string',
     title: 'string',
@@ -132,8 +145,8 @@ export const command: Command = {
   async run(ctx) {
     const a = ctx.app();
     const kind = str(ctx.args.flags, 'kind');
-    if (kind && !['team', 'stale', 'duplicate', 'inferred'].includes(kind))
-      throw new AgentctxError('usage', 'kind must be team, stale, duplicate or inferred');
+    if (kind && !KINDS.includes(kind))
+      throw new AgentctxError('usage', `kind must be ${KINDS.slice(0, -1).join(', ')} or ${KINDS.at(-1)}`);
     const limit = num(ctx.args.flags, 'limit');
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 500))
       throw new AgentctxError('usage', 'limit must be 1–500');
@@ -145,6 +158,7 @@ export const command: Command = {
         body: str(ctx.args.flags, 'body'),
         rationale: str(ctx.args.flags, 'rationale'),
         title: str(ctx.args.flags, 'title'),
+        version: str(ctx.args.flags, 'version'),
       });
       return { json: o, text: `${item.key}${outcomeLine(o).replace(/^ {2}/, ' → ')}` };
     }

@@ -6,12 +6,19 @@ import { bool, num, str } from '../args.js';
 import type { Command } from '../command.js';
 import { TIME_FLAGS, TIME_USAGE, timeTravelFrom } from '../time-flags.js';
 
+/** A line cut to the terminal's width (an ellipsis at the cut); whole when the width is unknown. */
+function fitLine(line: string, columns: number | undefined): string {
+  const chars = [...line];
+  if (!columns || chars.length <= columns) return line;
+  return `${chars.slice(0, Math.max(1, columns - 1)).join('')}…`;
+}
+
 export const command: Command = {
   name: 'search',
   summary: 'Search the project and the global profile; returns an index of matching records.',
   usage: `agentctx search QUERY [--type T] [--scope project|global] [--limit N] [--history] ${TIME_USAGE} [--json]`,
   flags: { type: 'string', scope: 'string', limit: 'number', history: 'boolean', ...TIME_FLAGS },
-  run({ args, app }) {
+  run({ args, app, io }) {
     const query = args.positionals.join(' ');
     if (!query.trim()) throw new AgentctxError('usage', 'search needs a query');
     const type = str(args.flags, 'type');
@@ -35,13 +42,16 @@ export const command: Command = {
       time,
       now,
     });
-    const results = indexEntriesOf(a.readDb, res.hits, now);
+    const results = indexEntriesOf(a.readDb, res.hits, now, false);
     const json: Record<string, unknown> = { results };
     if (time) json.as_of = time;
     if (res.degraded) json.degraded = res.degraded;
-    const lines = results.map(
-      (r) =>
-        `${r.id}  ${r.type.padEnd(10)} ${r.age.padStart(8)}  ${r.confidence.padEnd(10)} ${r.title}${r.superseded ? ' (superseded)' : ''}`,
+    // columns: id, type, age, confidence, score, then the title, cut only to the terminal's width
+    const lines = results.map((r) =>
+      fitLine(
+        `${r.id}  ${r.type.padEnd(10)} ${r.age.padStart(8)}  ${r.confidence.padEnd(10)} ${r.score.toFixed(3).padStart(6)}  ${r.title}${r.superseded ? ' (superseded)' : ''}${r.stale ? ` [${r.stale}]` : ''}`,
+        io.columns,
+      ),
     );
     const text =
       (time ? `(as of ${time.asOf}${time.knownAt ? `, as known at ${time.knownAt}` : ''})\n` : '') +

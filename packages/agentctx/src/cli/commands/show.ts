@@ -8,6 +8,40 @@ import { usageOf } from '../../storage/usage-repo.js';
 import type { Command } from '../command.js';
 import { TIME_FLAGS, TIME_USAGE, timeTravelFrom } from '../time-flags.js';
 
+/**
+ * The record's fields in words (issue 31 #18: the raw column names were printed). Fields that
+ * say nothing yet (no supersession, never read) are left out; `--json` has every column.
+ */
+function fieldLines(r: ContextRecord): string[] {
+  const rows: [string, string | null][] = [
+    ['id', r.id],
+    ['valid from', r.valid_from],
+    ['recorded', r.recorded_at],
+    [
+      'superseded',
+      r.superseded_at
+        ? `${r.superseded_at}${r.superseded_by ? ` by ${r.superseded_by}` : ' (closed)'}`
+        : null,
+    ],
+    [
+      'seen again',
+      r.reinforce_count > 0 ? `${r.reinforce_count} time${r.reinforce_count === 1 ? '' : 's'}` : null,
+    ],
+    [
+      'read',
+      r.access_count > 0
+        ? `${r.access_count} time${r.access_count === 1 ? '' : 's'}, last ${r.last_accessed ?? '?'}`
+        : null,
+    ],
+    ['score', String(r.score)],
+    ['CLAUDE.md drift', r.claudemd_drift_score > 0 ? String(r.claudemd_drift_score) : null],
+    ['written by', r.source],
+    ['session', r.session_id],
+    ['project', r.project_id === '_global' ? 'global profile' : r.project_id.slice(0, 12)],
+  ];
+  return rows.filter((x): x is [string, string] => !!x[1]).map(([k, v]) => `${`${k}:`.padEnd(17)}${v}`);
+}
+
 /** The version of a record's chain that was valid at that time, or a not_found error. */
 function versionAt(db: Db, id: string, time: TimeTravel): ContextRecord {
   const hit = chainVersionAt(db, id, time);
@@ -31,7 +65,11 @@ export const command: Command = {
     const db = a.readDb; // reads only: works on a full disk or a read-only home too
     const asked = requireVisible({ db, clock: a.clock, newId: a.newId, projectId: a.project.id }, id);
     const record = time ? versionAt(db, asked.id, time) : asked;
-    const chain = supersessionChain(db, record.id).map((r) => ({
+    // in date order, as labelled: after a team conflict the supersession order is not the dates'
+    const byDate = supersessionChain(db, record.id).sort(
+      (x, y) => x.valid_from.localeCompare(y.valid_from) || x.recorded_at.localeCompare(y.recorded_at),
+    );
+    const chain = byDate.map((r) => ({
       id: r.id,
       title: r.title,
       valid_from: r.valid_from,
@@ -59,14 +97,12 @@ export const command: Command = {
       '',
       record.body,
       '',
-      ...Object.entries(record)
-        .filter(([k]) => k !== 'title' && k !== 'body')
-        .map(([k, v]) => `${k}: ${v ?? ''}`),
+      ...fieldLines(record),
       `usage: shown in ${usage.shown_count} session(s), used in ${usage.used_count}, contradicted in ${usage.contradicted_count}`,
       ...(chain.length > 1
         ? [
             '',
-            'supersession chain (oldest first):',
+            'supersession chain (by date valid from, oldest first):',
             ...chain.map((c) => `  ${c.id === record.id ? '*' : ' '} ${c.id}  ${c.valid_from}  ${c.title}`),
           ]
         : []),

@@ -6,7 +6,7 @@ import { namespacesOf } from '../../core/records/records.js';
 import { CONFIDENCES, RECORD_TYPES } from '../../shared/types.js';
 import { dailyExtractionCost } from '../../storage/extraction-state-repo.js';
 import { folderPrivacy, snapshotReason } from '../../storage/open.js';
-import { countByConfidence, countByType } from '../../storage/records-repo.js';
+import { countByConfidence, countByType, profileNameOf } from '../../storage/records-repo.js';
 import { listSessions, sessionTotals, tokenWindows } from '../../storage/sessions-repo.js';
 import type { Command } from '../command.js';
 import { autoMemoryStatus } from '../status-auto-memory.js';
@@ -40,6 +40,8 @@ export const command: Command = {
       semanticConfig(a.config, a.paths, a.env),
       namespacesOf(a.project.id),
     );
+    // the one name the digest, export and the dashboard show too
+    const name = profileNameOf(db, a.project.id) ?? a.project.name;
     const raw = countByType(db, a.project.id);
     const counts = Object.fromEntries(RECORD_TYPES.map((t) => [t, raw[t] ?? 0]));
     const global = countByType(db, '_global');
@@ -65,7 +67,8 @@ export const command: Command = {
     const autoMemory = autoMemoryStatus(a.env, a.project);
     const json = {
       project_id: a.project.id,
-      project: a.project.name,
+      project: name,
+      git: a.project.isGit,
       root: a.project.root,
       origin: a.project.origin,
       store: a.paths.db,
@@ -113,7 +116,7 @@ export const command: Command = {
       },
     };
     const text = [
-      `project   ${a.project.name} (${a.project.id.slice(0, 12)})`,
+      `project   ${name} (${a.project.id.slice(0, 12)})${a.project.isGit ? '' : ': no git repository here, so this folder is the project (team sharing needs git)'}`,
       `root      ${a.project.root}`,
       `store     ${a.paths.db}${readOnly ? ` (read-only snapshot: ${readOnly})` : ''}`,
       ...(privacy && !privacy.private

@@ -2,20 +2,25 @@ import { relative, resolve } from 'node:path';
 import type { App } from '../../app/context.js';
 import { tryLock } from '../../app/lock.js';
 import { runTeamImport } from '../../app/team-import-run.js';
+import { registerMergeDriver } from '../../app/team-merge-driver.js';
 import { hasPending, pendingInFile, recordExport, renderTeamExport } from '../../core/team/team-export.js';
 import { fileSha } from '../../core/team/team-file.js';
 import { removals } from '../../core/team/team-import.js';
 import { readTeamFile, stampTeamSync, teamFilePath, writeTeamFile } from '../../core/team/team-io.js';
+import { mergeTeamFiles } from '../../core/team/team-merge.js';
 import { parseTeamFile } from '../../core/team/team-parse.js';
 import { teamStatus } from '../../core/team/team-status.js';
 import { AgentctxError } from '../../shared/errors.js';
+import { writeFileAtomic } from '../../storage/atomic-write.js';
 import { bool, str } from '../args.js';
 import type { Command, CommandContext, CommandResult } from '../command.js';
 import { redactionNotice } from '../redaction-notice.js';
+import { count } from '../style.js';
 import { renderImport, renderStatus } from '../team-render.js';
 
 const USAGE = [
   'agentctx team export [--force] [--file PATH] [--json]   write .agentctx/context.md from the store',
+  '       agentctx team merge-file BASE OURS THEIRS            the git merge driver for the file (set up by export and import)',
   '       agentctx team import [--yes] [--file PATH] [--json]     take in the file (after a pull or a hand edit)',
   '       agentctx team status [--file PATH] [--json]             what is local only, in the file, changed on either side',
 ].join('\n');
@@ -41,6 +46,12 @@ function shown(a: App, path: string): string {
 function runExport({ args, app, io }: CommandContext): CommandResult {
   const a = app();
   const { path, inRepo } = target(a, args.flags);
+  if (inRepo && !a.project.isGit)
+    throw new AgentctxError(
+      'no_repository',
+      `no git repository at ${a.project.root}: team context travels through git (run git init there first), or write the file elsewhere with --file PATH`,
+      { root: a.project.root },
+    );
   const old = readTeamFile(path);
   if (old !== null && !bool(args.flags, 'force')) {
     const pending = pendingInFile(a.db, a.project.id, old);
@@ -59,11 +70,12 @@ function runExport({ args, app, io }: CommandContext): CommandResult {
   const redacted = notice.flush();
   const { written, attributes } = writeTeamFile(path, res.text);
   recordExport(teamDeps(a), res);
+  if (inRepo) registerMergeDriver(a.project.root);
   if (inRepo) stampTeamSync(a.paths.digests, a.project.id, fileSha(res.text), a.project.root);
   const name = shown(a, path);
   return {
     json: { path, blocks: res.blocks, written, gitattributes: attributes, ...(redacted ? { redacted } : {}) },
-    text: `${written ? 'wrote' : 'unchanged:'} ${res.blocks} team records in ${name}${attributes ? ' (and .agentctx/.gitattributes: union merge)' : ''}${written ? `\ncommit it: git add ${TEAM_DIR_HINT} && git commit` : ''}`,
+    text: `${written ? 'wrote' : 'unchanged:'} ${count(res.blocks, 'team record')} in ${name}${attributes ? ' (and .agentctx/.gitattributes: merged by block)' : ''}${written && inRepo ? `\ncommit it: git add ${TEAM_DIR_HINT} && git commit` : ''}`,
   };
 }
 
@@ -74,6 +86,7 @@ async function runImport({ args, app, io }: CommandContext): Promise<CommandResu
   if (text === null)
     throw new AgentctxError('not_found', `no team file at ${shown(a, path)}: nothing to import`);
   const parsed = parseTeamFile(text);
+  if (inRepo) registerMergeDriver(a.project.root);
   const notice = redactionNotice(io);
   const deps = { ...a.records(), onRedacted: notice.onRedacted };
   const gone = removals(deps, parsed).filter((r) => !r.changedHere);
@@ -98,6 +111,24 @@ async function runImport({ args, app, io }: CommandContext): Promise<CommandResu
   };
 }
 
+/**
+ * `agentctx team merge-file BASE OURS THEIRS`: what git runs to merge the team file (the three
+ * versions' paths, `%O %A %B`); the result replaces OURS. Needs no store.
+ */
+function runMergeFile({ args }: CommandContext): CommandResult {
+  const [base, ours, theirs] = args.positionals.slice(1);
+  if (!base || !ours || !theirs) throw new AgentctxError('usage', 'team merge-file needs BASE OURS THEIRS');
+  const read = (p: string) => readTeamFile(p) ?? '';
+  const merged = mergeTeamFiles(read(base), read(ours), read(theirs));
+  if (merged === null)
+    throw new AgentctxError(
+      'invalid_input',
+      'the team file has blocks that cannot be read on one side: merge it by hand, then run agentctx team import',
+    );
+  writeFileAtomic(ours, merged, 0o644);
+  return { json: { merged: true }, text: '' };
+}
+
 function runStatus({ args, app }: CommandContext): CommandResult {
   const a = app();
   const { path } = target(a, args.flags);
@@ -113,6 +144,7 @@ export const command: Command = {
   async run(ctx) {
     const sub = ctx.args.positionals[0];
     if (sub === 'status') return runStatus(ctx);
+    if (sub === 'merge-file') return runMergeFile(ctx);
     if (sub !== 'export' && sub !== 'import') {
       throw new AgentctxError(
         'usage',

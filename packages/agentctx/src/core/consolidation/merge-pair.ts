@@ -3,6 +3,7 @@ import { AgentctxError } from '../../shared/errors.js';
 import type { Confidence, ContextRecord } from '../../shared/types.js';
 import { addMergeDismissal } from '../../storage/consolidation-repo.js';
 import type { Db } from '../../storage/open.js';
+import { resolveRecordId } from '../records/record-id.js';
 import { namespacesOf } from '../records/records.js';
 
 /**
@@ -24,14 +25,10 @@ const TRUST: Record<Confidence, number> = { inferred: 0, reinforced: 1, explicit
 function pair(deps: MergeDeps, idA: string, idB: string): [ContextRecord, ContextRecord] {
   if (idA === idB) throw new AgentctxError('invalid_input', 'merge needs two different record ids');
   const visible = namespacesOf(deps.projectId);
-  const get = (id: string) => {
-    const r = deps.db.prepare('SELECT * FROM records WHERE id = ?').get(id) as ContextRecord | undefined;
-    if (!r || !visible.includes(r.project_id))
-      throw new AgentctxError('not_found', `no record ${JSON.stringify(id)} in this project`, { id });
-    return r;
-  };
-  const a = get(idA);
-  const b = get(idB);
+  // whole ids or unique prefixes (record-id.ts)
+  const a = resolveRecordId(deps.db, idA, visible);
+  const b = resolveRecordId(deps.db, idB, visible);
+  if (a.id === b.id) throw new AgentctxError('invalid_input', 'merge needs two different record ids');
   return a.recorded_at < b.recorded_at || (a.recorded_at === b.recorded_at && a.id < b.id) ? [a, b] : [b, a];
 }
 

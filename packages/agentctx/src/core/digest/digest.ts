@@ -1,5 +1,6 @@
 import { estimateTokens } from '../../shared/tokens.js';
 import type { Db } from '../../storage/open.js';
+import { profileNameOf } from '../../storage/records-repo.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
 import type { Digest } from './digest-file.js';
 import { type Line, UNCONFIRMED } from './digest-lines.js';
@@ -113,8 +114,10 @@ export function composeDigest(
     return { text: '', ids: [], tokens: 0, generated_at: opts.now.toISOString(), sections: [] };
   }
   const anyUnconfirmed = body.some((l) => l.text.includes(UNCONFIRMED));
+  // the one name status, export and the dashboard show: the profile's, else the project's own
+  const name = profileNameOf(db, project.id) ?? project.name;
   const header: Line[] = [
-    { text: `# Project context for ${project.name} (from agentctx)` },
+    { text: `# Project context for ${name} (from agentctx)` },
     {
       text: anyUnconfirmed
         ? 'What earlier sessions recorded. Lines marked "(unconfirmed)" were inferred, not stated: check before relying on them; the rest were stated or confirmed by the developer.'

@@ -5,6 +5,7 @@ import { type ContextRecord, GLOBAL_PROJECT } from '../../shared/types.js';
 import { writeFileAtomic } from '../../storage/atomic-write.js';
 import type { Db } from '../../storage/open.js';
 import { getRecord } from '../../storage/records-repo.js';
+import { resolveRecordId } from '../records/record-id.js';
 import { type RecordsDeps, supersedeRecord } from '../records/records.js';
 import { type RedactionReport, redactText } from '../redaction/gate.js';
 import { type Redact, redactSecrets } from '../redaction/redact.js';
@@ -53,16 +54,13 @@ export function listProfile(db: Db, now: Date): ProfileEntry[] {
 }
 
 function requireGlobalCurrent(db: Db, id: string): ContextRecord {
-  const rec = typeof id === 'string' && id ? getRecord(db, id) : undefined;
-  if (!rec || rec.project_id !== GLOBAL_PROJECT) {
-    throw new AgentctxError(
-      'not_found',
-      `no global profile entry ${JSON.stringify(id)}; see agentctx profile show`,
-      {
-        id,
-      },
-    );
-  }
+  const rec = resolveRecordId(
+    db,
+    id,
+    [GLOBAL_PROJECT],
+    'global profile entry',
+    '; see agentctx profile show',
+  );
   if (rec.superseded_at) {
     throw new AgentctxError('already_superseded', `profile entry ${rec.id} is no longer current`, {
       id: rec.id,

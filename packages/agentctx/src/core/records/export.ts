@@ -2,7 +2,7 @@ import { formatAge } from '../../shared/age.js';
 import { type ContextRecord, GLOBAL_PROJECT, RECORD_TYPES } from '../../shared/types.js';
 import { listRecordsAt, type TimeTravel } from '../../storage/as-of.js';
 import type { Db } from '../../storage/open.js';
-import { listRecords } from '../../storage/records-repo.js';
+import { listRecords, profileNameOf } from '../../storage/records-repo.js';
 import { type RedactionReport, redactText } from '../redaction/gate.js';
 import { type Redact, redactSecrets } from '../redaction/redact.js';
 import { namespacesOf } from './records.js';
@@ -49,7 +49,7 @@ export function exportMarkdown(
   const records = time ? listRecordsAt(db, { namespaces, time }) : listRecords(db, { namespaces, history });
   const when = time ? ` as of ${time.asOf}${time.knownAt ? ` (as known at ${time.knownAt})` : ''}` : '';
   const parts = [
-    `# ${project.name} — agentctx export`,
+    `# ${profileNameOf(db, project.id) ?? project.name} — agentctx export`,
     '',
     `Exported ${now.toISOString()}${when}; ${records.length} records.`,
     '',

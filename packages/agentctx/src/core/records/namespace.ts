@@ -52,9 +52,18 @@ export function projectIdFor(remote: string | null, root: string): string {
   return sha256Hex(remote ? normalizeRemoteUrl(remote) : root);
 }
 
-/** A human name for a project: the last path segment of its remote or root. */
+/** A remote that is a folder on this machine (a bare repository): `/srv/git/shop.git`, `file://…`, `../origin`. */
+export function isLocalRemote(remote: string): boolean {
+  return /^(?:file:\/\/|\/|\.{1,2}[\\/]|~[\\/]|[A-Za-z]:[\\/])/.test(remote.trim());
+}
+
+/**
+ * A human name for a project: the last path segment of its remote, or of its root when there
+ * is no remote or the remote is a folder here (a bare repository's folder, often `origin.git`,
+ * names the copy, not the project: issue 31 #15).
+ */
 export function projectNameFor(remote: string | null, root: string): string {
-  const source = remote ? normalizeRemoteUrl(remote) : root.replace(/[\\/]+$/, '');
+  const source = remote && !isLocalRemote(remote) ? normalizeRemoteUrl(remote) : root.replace(/[\\/]+$/, '');
   const parts = source.split(/[\\/]/).filter(Boolean);
   return parts[parts.length - 1] ?? source;
 }

@@ -18,6 +18,7 @@ import {
 } from '../../storage/records-repo.js';
 import { type RedactionReport, redactFields } from '../redaction/gate.js';
 import { type Redact, redactSecrets } from '../redaction/redact.js';
+import { resolveRecordId } from './record-id.js';
 import { validateBody, validateRecordFields } from './validation.js';
 
 export interface RecordsDeps {
@@ -57,12 +58,9 @@ export function namespaceFor(projectId: string, scope: Scope): string {
 }
 
 /** A record the working project may see, or a not_found error. */
+/** The record of this id, or of this unique id prefix, that the project may see (record-id.ts). */
 export function requireVisible(deps: RecordsDeps, id: string): ContextRecord {
-  const rec = typeof id === 'string' ? getRecord(deps.db, id) : undefined;
-  if (!rec || !namespacesOf(deps.projectId).includes(rec.project_id)) {
-    throw new AgentctxError('not_found', `no record ${JSON.stringify(id)} in this project`, { id });
-  }
-  return rec;
+  return resolveRecordId(deps.db, id, namespacesOf(deps.projectId));
 }
 
 function requireCurrent(deps: RecordsDeps, id: string): ContextRecord {

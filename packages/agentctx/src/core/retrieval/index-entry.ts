@@ -48,7 +48,12 @@ function fitTitle(entry: IndexEntry): IndexEntry {
   return fitted;
 }
 
-export function toIndexEntry(hit: SearchHit, now: Date, stale?: readonly StaleFile[]): IndexEntry {
+export function toIndexEntry(
+  hit: SearchHit,
+  now: Date,
+  stale?: readonly StaleFile[],
+  fit = true,
+): IndexEntry {
   const r = hit.record;
   const entry: IndexEntry = {
     id: r.id,
@@ -60,14 +65,18 @@ export function toIndexEntry(hit: SearchHit, now: Date, stale?: readonly StaleFi
   };
   if (r.superseded_at) entry.superseded = true;
   else if (stale?.length) entry.stale = staleShort(stale);
-  return fitTitle(entry);
+  return fit ? fitTitle(entry) : entry;
 }
 
-/** Index entries of search hits, each labelled when its linked files changed since (record_staleness). */
-export function indexEntriesOf(db: Db, hits: readonly SearchHit[], now: Date): IndexEntry[] {
+/**
+ * Index entries of search hits, each labelled when its linked files changed since
+ * (record_staleness). `fit` keeps each within the 50-token budget a model's channel has (MCP);
+ * the CLI passes false: a person's `--json` gets whole titles (issue 31 #8).
+ */
+export function indexEntriesOf(db: Db, hits: readonly SearchHit[], now: Date, fit = true): IndexEntry[] {
   const stale = staleFilesOf(
     db,
     hits.map((h) => h.record.id),
   );
-  return hits.map((h) => toIndexEntry(h, now, stale.get(h.record.id)));
+  return hits.map((h) => toIndexEntry(h, now, stale.get(h.record.id), fit));
 }

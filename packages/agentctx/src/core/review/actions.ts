@@ -3,13 +3,15 @@ import { dismissPair, mergePair } from '../consolidation/merge-pair.js';
 import { confirmRecord } from '../records/confirm.js';
 import { type RecordsDeps, supersedeRecord } from '../records/records.js';
 import { retireRecord } from '../records/retire.js';
+import { chooseVersion } from '../team/team-conflicts.js';
 import type { ReviewAction, ReviewItem } from './queue.js';
 
 /**
  * One answer to one review item, through the service of the equivalent CLI command (the item's
  * `commands`): confirm → `agentctx confirm`, supersede → `agentctx supersede`, dismiss of a record
  * → `agentctx retire`, merge / dismiss of a pair → `agentctx merge [--dismiss]`, confirm of a
- * team-file change → `agentctx team import --yes` (the caller supplies it: it refreshes the digest).
+ * team-file change → `agentctx team import --yes` (the caller supplies it: it refreshes the digest),
+ * choose of a team conflict → the version kept (core/team/team-conflicts.ts).
  */
 
 export interface ActDeps {
@@ -20,6 +22,8 @@ export interface ActDeps {
 }
 
 export interface ActInput {
+  /** choose: the version that stays, by number (date order, 1 = oldest) or record id. */
+  version?: string;
   body?: string;
   rationale?: string;
   title?: string;
@@ -45,6 +49,14 @@ export async function actOnItem(
     );
   }
   const done = (result: unknown): ActOutcome => ({ key: item.key, action, result });
+  if (item.kind === 'conflict') {
+    if (!input.version?.trim())
+      throw new AgentctxError(
+        'usage',
+        `say which version stays: --version 1–${item.record_ids.length} or a record id`,
+      );
+    return done(chooseVersion(deps.records, item.key.slice('conflict:'.length), input.version.trim()));
+  }
   if (item.kind === 'team') {
     if (!deps.teamImport)
       throw new AgentctxError('invalid_input', 'the team file is imported from its repository');

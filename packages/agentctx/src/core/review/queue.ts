@@ -5,21 +5,22 @@ import type { Db } from '../../storage/open.js';
 import { staleFilesOf, staleRecordIds } from '../../storage/staleness-repo.js';
 import { namespacesOf } from '../records/records.js';
 import type { Redact } from '../redaction/redact.js';
+import { type WaitingConflict, waitingConflicts } from '../team/team-conflicts.js';
 import { readTeamFile, teamFilePath } from '../team/team-io.js';
 import { teamStatus } from '../team/team-status.js';
 
 /**
- * The review queue: what needs a human, in the order it is worth their minute — a team file
- * ahead of the store (a teammate's change), records whose files changed or went, near-duplicate
+ * The review queue: what needs a human, in the order it is worth their minute — a team record
+ * changed on both sides (both versions kept until a person chooses), a team file ahead of the store (a teammate's change), records whose files changed or went, near-duplicate
  * pairs, inferred records waiting for confirmation. Derived on each call from the store and the
  * team file; answering an item (actions.ts) is what removes it.
  */
 
-export type ReviewKind = 'team' | 'stale' | 'duplicate' | 'inferred';
-export type ReviewAction = 'confirm' | 'supersede' | 'merge' | 'dismiss';
+export type ReviewKind = 'conflict' | 'team' | 'stale' | 'duplicate' | 'inferred';
+export type ReviewAction = 'confirm' | 'supersede' | 'merge' | 'dismiss' | 'choose';
 
 export interface ReviewItem {
-  /** Stable handle: `stale:<id>`, `inferred:<id>`, `pair:<a>:<b>`, `team`. */
+  /** Stable handle: `conflict:<key>`, `stale:<id>`, `inferred:<id>`, `pair:<a>:<b>`, `team`. */
   key: string;
   kind: ReviewKind;
   title: string;
@@ -73,6 +74,24 @@ function recordItem(
   };
 }
 
+/** A team conflict: every version with its text, numbered in date order, the current one marked. */
+function conflictItem(c: WaitingConflict, redact: Redact): ReviewItem {
+  const current = c.versions.find((v) => v.current) ?? c.versions.at(-1)!;
+  const lines = c.versions.map(
+    (v, i) =>
+      `${i + 1}) ${v.current ? '[current] ' : ''}${v.id} valid from ${v.valid_from}: ${redact(v.title)} — ${redact(v.body.replace(/\s+/g, ' ')).slice(0, 240)}`,
+  );
+  return {
+    key: `conflict:${c.key}`,
+    kind: 'conflict',
+    title: `${current.title}: changed on both sides, ${c.versions.length} versions kept`,
+    detail: ['choose the version that stays (the others remain in its history):', ...lines].join('\n'),
+    record_ids: c.versions.map((v) => v.id),
+    actions: ['choose'],
+    commands: { choose: `agentctx review --choose conflict:${c.key} --version N` },
+  };
+}
+
 /** How many items wait, by kind, and the hint that walks them (`agentctx status`). */
 export interface ReviewCounts {
   total: number;
@@ -91,8 +110,11 @@ export function reviewSelection(input: QueueInput): ReviewSelection {
   const { db } = input;
   const limit = input.limit ?? 50;
   const items: ReviewItem[] = [];
-  const by_kind: Record<ReviewKind, number> = { team: 0, stale: 0, duplicate: 0, inferred: 0 };
+  const by_kind: Record<ReviewKind, number> = { conflict: 0, team: 0, stale: 0, duplicate: 0, inferred: 0 };
   const namespaces = namespacesOf(input.projectId);
+  const conflicts = waitingConflicts({ db, projectId: input.projectId });
+  by_kind.conflict = conflicts.length;
+  for (const c of conflicts.slice(0, limit)) items.push(conflictItem(c, input.redact));
   const text = readTeamFile(teamFilePath(input.projectRoot));
   if (text !== null) {
     const pending = teamStatus(
@@ -165,7 +187,7 @@ export function reviewSelection(input: QueueInput): ReviewSelection {
     const r = get.get(id) as ContextRecord | undefined;
     if (r) items.push(recordItem('inferred', r, input.projectId));
   }
-  const total = by_kind.team + by_kind.stale + by_kind.duplicate + by_kind.inferred;
+  const total = by_kind.conflict + by_kind.team + by_kind.stale + by_kind.duplicate + by_kind.inferred;
   return { items, counts: { total, by_kind, hint: 'agentctx review' } };
 }
 

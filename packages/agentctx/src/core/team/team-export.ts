@@ -1,10 +1,12 @@
+import type { ContextRecord } from '../../shared/types.js';
 import type { Db } from '../../storage/open.js';
+import { listTeamConflicts } from '../../storage/team-conflicts-repo.js';
 import { deleteTeamLink, getTeamSync, setTeamSync, upsertTeamLink } from '../../storage/team-repo.js';
 import type { RedactionReport } from '../redaction/gate.js';
 import type { Redact } from '../redaction/redact.js';
-import { blockSha as blockShaOf, fileSha, renderTeamFile } from './team-file.js';
+import { blockSha as blockShaOf, fileSha, renderTeamFile, type TeamBlock } from './team-file.js';
 import { type ParsedFile, parseTeamFile } from './team-parse.js';
-import { linkStates, teamEntries } from './team-set.js';
+import { blockOf, linkStates, type TeamEntry, teamEntries } from './team-set.js';
 
 /**
  * `agentctx team export`: the project's team records as `.agentctx/context.md` (derived,
@@ -64,12 +66,39 @@ export interface ExportResult {
   redacted: RedactionReport;
 }
 
+/**
+ * The other versions of each key whose conflict waits for a person: written beside the current
+ * block (same key), so the other clone's import sees the conflict too and nothing is lost.
+ */
+function waitingVersions(deps: TeamDeps, entries: readonly TeamEntry[]): TeamBlock[] {
+  const byKey = new Map(entries.map((e) => [e.key, e]));
+  const get = deps.db.prepare('SELECT * FROM records WHERE id = ?');
+  const out: TeamBlock[] = [];
+  for (const c of listTeamConflicts(deps.db, deps.projectId)) {
+    const e = byKey.get(c.key);
+    if (!e) continue;
+    const seen = new Set([e.sha]);
+    for (const id of c.record_ids) {
+      const r = get.get(id) as ContextRecord | undefined;
+      if (!r || r.id === e.head.id || r.project_id !== deps.projectId) continue;
+      const { sha } = blockOf(r, c.key, deps.redact);
+      if (seen.has(sha)) continue;
+      // the date the file gave this text, not the clone's own record of it: the same bytes everywhere
+      const { block } = blockOf(r, c.key, deps.redact, c.dates[sha] ?? null);
+      seen.add(sha);
+      out.push(block);
+    }
+  }
+  return out;
+}
+
 /** Render the file from the store (no writes). */
 export function renderTeamExport(
   deps: TeamDeps,
 ): ExportResult & { entries: ReturnType<typeof teamEntries>['entries'] } {
   const { entries, redacted } = teamEntries(deps.db, deps.projectId, deps.redact);
-  return { text: renderTeamFile(entries.map((e) => e.block)), blocks: entries.length, redacted, entries };
+  const blocks = [...entries.map((e) => e.block), ...waitingVersions(deps, entries)];
+  return { text: renderTeamFile(blocks), blocks: blocks.length, redacted, entries };
 }
 
 /**

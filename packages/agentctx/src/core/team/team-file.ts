@@ -14,15 +14,17 @@ import type { Confidence } from '../../shared/types.js';
  * stable along a supersession chain, so a superseded record keeps its place. Blocks are sorted
  * by type, then key (ULIDs: new records go last in their section), and separated by one blank
  * line. Nothing in the file depends on the clone (no names, counts or dates of export), so two
- * developers exporting the same records write the same bytes. `.agentctx/.gitattributes` asks
- * git for its union merge on the file: two branches adding records at the same place keep both
- * blocks, and two versions of one block come back as two blocks with the same key, which the
- * import resolves (team-resolve.ts).
+ * developers exporting the same records write the same bytes. `.agentctx/.gitattributes` names
+ * agentctx's merge driver for the file (team-merge.ts): two branches adding records at the same
+ * place keep both blocks, and two versions of one block come back as two whole blocks with the
+ * same key, which the import keeps as a conflict for a person to choose (team-resolve.ts).
  */
 
 export const TEAM_DIR = '.agentctx';
 export const TEAM_FILE = 'context.md';
-export const TEAM_ATTRIBUTES = `${TEAM_FILE} merge=union\n`;
+/** The merge driver's name in `.gitattributes` and the repository's git config (team-merge.ts). */
+export const MERGE_DRIVER = 'agentctx-team';
+export const TEAM_ATTRIBUTES = `${TEAM_FILE} merge=${MERGE_DRIVER}\n`;
 
 /** Types a block may have: everything but handovers (one developer's task state). */
 export const TEAM_TYPES = ['profile', 'decision', 'convention', 'preference', 'discovery', 'bugfix'] as const;
@@ -112,14 +114,20 @@ export function markerLine(b: TeamBlock): string {
 
 export function renderBlock(b: TeamBlock): string {
   const body = normalBody(b.body).split('\n').map(escapeBodyLine).join('\n');
-  return `${markerLine(b)}\n### ${normalTitle(b.title)}\n\n${body}\n`;
+  // a block added by hand has no key yet (the merge driver keeps it so): no marker, as written
+  return `${b.key ? `${markerLine(b)}\n` : ''}### ${normalTitle(b.title)}\n\n${body}\n`;
 }
 
 /** Sections in file order, blocks by key: the order that keeps merges apart. */
 export function compareBlocks(a: TeamBlock, b: TeamBlock): number {
   const t = TEAM_TYPES.indexOf(a.type) - TEAM_TYPES.indexOf(b.type);
   if (t !== 0) return t;
-  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+  if (a.key !== b.key) return a.key < b.key ? -1 : 1;
+  // versions of one key waiting for a person's choice: by date, then text, the same on every clone
+  if (a.valid_from !== b.valid_from) return a.valid_from < b.valid_from ? -1 : 1;
+  const sa = blockSha(a);
+  const sb = blockSha(b);
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
 
 /** The whole file for these blocks (sorted here). */

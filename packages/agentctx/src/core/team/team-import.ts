@@ -1,6 +1,7 @@
 import { AgentctxError, errorMessage } from '../../shared/errors.js';
 import type { ContextRecord } from '../../shared/types.js';
 import { findVerbatim } from '../../storage/records-repo.js';
+import { clearTeamConflict, noteTeamConflict } from '../../storage/team-conflicts-repo.js';
 import { deleteTeamLink, setTeamSync, upsertTeamLink } from '../../storage/team-repo.js';
 import type { RecordsDeps } from '../records/records.js';
 import { retireRecord } from '../records/retire.js';
@@ -30,8 +31,11 @@ export interface ImportReport {
   updated: (ImportItem & { old_id: string })[];
   linked: ImportItem[];
   unchanged: number;
-  /** Keys with more than one version (both kept in history; the latest is current). */
-  conflicts: (ImportItem & { versions: number; history: string[] })[];
+  /**
+   * Keys changed on both sides: every version kept (the latest current, the others in its
+   * history) and noted for `agentctx review`, where a person chooses among `choices`.
+   */
+  conflicts: (ImportItem & { versions: number; history: string[]; choices: string[] })[];
   /** Closed: the block left the file and the removal was confirmed. */
   removed: ImportItem[];
   /** Blocks gone from the file whose records were kept, and why. */
@@ -99,19 +103,53 @@ export function removals(deps: RecordsDeps, parsed: ParsedFile): Removal[] {
     }));
 }
 
+/** A version's text, without the "Why it changed" line an import adds to an edit. */
+function versionText(r: ContextRecord): string {
+  return `${r.title}\n${r.body.replace(/\n\nWhy it changed: [^\n]*$/, '')}`;
+}
+
+/**
+ * The records holding the distinct versions of a conflict, the current head last: the local
+ * head before the import and every version the import wrote (the winner written back on top
+ * is the same text as the one it beat).
+ */
+function competing(out: KeyOutcome, before: ContextRecord | null): string[] {
+  const byText = new Map<string, string>();
+  for (const r of [...(before ? [before] : []), ...out.written]) {
+    byText.delete(versionText(r));
+    byText.set(versionText(r), r.id);
+  }
+  byText.delete(versionText(out.head));
+  return [...byText.values(), out.head.id];
+}
+
 function note(
+  deps: RecordsDeps,
   report: ImportReport,
   key: string,
   line: number,
   out: KeyOutcome,
   before: ContextRecord | null,
+  versions: readonly Version[] = [],
 ): void {
   const item = { key, id: out.head.id, title: out.head.title, line };
-  if (out.conflict && out.written.length > 0) {
+  const ids = out.conflict && out.written.length > 0 ? competing(out, before) : [];
+  if (ids.length > 1) {
+    // both versions are kept until a person chooses in `agentctx review` (issue 31 #3)
+    noteTeamConflict(deps.db, {
+      project_id: deps.projectId,
+      key,
+      record_ids: ids,
+      dates: Object.fromEntries(
+        versions.filter((v) => v.block.valid_from).map((v) => [v.sha, v.block.valid_from]),
+      ),
+      detected_at: deps.clock().toISOString(),
+    });
     report.conflicts.push({
       ...item,
-      versions: out.written.length + (before ? 1 : 0),
+      versions: ids.length,
       history: out.written.slice(0, -1).map((r) => r.id),
+      choices: ids,
     });
   }
   if (out.written.length === 0) report.unchanged++;
@@ -138,6 +176,9 @@ function importKey(
 ): void {
   const versions: Version[] = versionsOf(blocks);
   const line = blocks[0]!.line;
+  // while a conflict waits every export writes all its versions: one version in the file means
+  // a person chose on another clone, and that choice is imported like any change
+  if (versions.length === 1) clearTeamConflict(deps.db, deps.projectId, key);
   const head = state?.head;
   if (!state || !head) {
     const match = localMatch(deps, versions.at(-1)!.block as ParsedBlock);
@@ -145,12 +186,12 @@ function importKey(
       const out = resolveKey(deps, match, versions, '');
       linkKey(deps, key, out);
       if (out.written.length === 0) report.linked.push({ key, id: match.id, title: match.title, line });
-      else note(report, key, line, out, match);
+      else note(deps, report, key, line, out, match, versions);
       return;
     }
     const out = createChain(deps, versions);
     linkKey(deps, key, out);
-    note(report, key, line, out, null);
+    note(deps, report, key, line, out, null, versions);
     return;
   }
   if (head.superseded_at) {
@@ -162,13 +203,13 @@ function importKey(
     }
     const out = createChain(deps, incoming);
     linkKey(deps, key, out);
-    note(report, key, line, out, null);
+    note(deps, report, key, line, out, null, incoming);
     return;
   }
   const shown = state.link.record_id === head.id ? state.link.shown_valid_from : null;
   const out = resolveKey(deps, head, versions, state.link.synced_sha, shown);
   linkKey(deps, key, out);
-  note(report, key, line, out, head);
+  note(deps, report, key, line, out, head, versions);
 }
 
 /** A block added by hand (no marker yet): created once; an identical record here is that block. */
@@ -255,7 +296,7 @@ function closeGone(
     else if (unreadable)
       report.kept.push({ ...item, reason: 'the file has blocks that cannot be read: fix them first' });
     else if (!opts.closeRemoved)
-      report.kept.push({ ...item, reason: 'not confirmed (run with --yes to close it)' });
+      report.kept.push({ ...item, reason: 'not confirmed; run agentctx team import --yes to close it' });
     else {
       // the link stays: a stale copy of the file does not bring the record back
       retireRecord(deps, r.id);

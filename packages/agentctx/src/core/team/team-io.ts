@@ -22,7 +22,7 @@ export function readTeamFile(path: string): string | null {
 
 /**
  * Write the team file (only when its bytes change, so its mtime says when it last did) and
- * make sure `.agentctx/.gitattributes` asks git for the union merge on it. Returns what changed.
+ * make sure `.agentctx/.gitattributes` names agentctx's merge driver for it. Returns what changed.
  */
 export function writeTeamFile(path: string, text: string): { written: boolean; attributes: boolean } {
   const dir = dirname(path);
@@ -35,7 +35,13 @@ export function writeTeamFile(path: string, text: string): { written: boolean; a
   const line = TEAM_ATTRIBUTES.trim();
   let attributes = false;
   if (attrs === null || !attrs.split(/\r?\n/).some((l) => l.trim() === line)) {
-    const before = attrs === null ? '' : attrs.endsWith('\n') || attrs === '' ? attrs : `${attrs}\n`;
+    // an older export asked for git's union merge, which mixes two edits of a block line by line
+    const kept =
+      attrs
+        ?.split(/\r?\n/)
+        .filter((l) => l.trim() !== `${TEAM_FILE} merge=union`)
+        .join('\n') ?? null;
+    const before = kept === null ? '' : kept.endsWith('\n') || kept === '' ? kept : `${kept}\n`;
     writeFileAtomic(attrPath, `${before}${TEAM_ATTRIBUTES}`, 0o644);
     attributes = true;
   }

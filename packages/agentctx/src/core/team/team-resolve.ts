@@ -118,7 +118,17 @@ export function resolveKey(
   const redact = deps.redact ?? redactSecrets;
   const local = blockOf(head, versions[0]!.block.key, redact);
   const localSha = local.sha;
-  const history = new Set(supersessionChain(deps.db, head.id).map((r) => blockOf(r, '', redact).sha));
+  // a version from the file is in the history when a record holds its text, with or without
+  // the "edited in" line its import added (or a second import of a kept conflict writes it again)
+  const history = new Set(
+    supersessionChain(deps.db, head.id).flatMap((r) => {
+      const { block, sha } = blockOf(r, '', redact);
+      const edited = `\n\nWhy it changed: ${EDIT_RATIONALE}`;
+      return block.body.endsWith(edited)
+        ? [sha, blockSha({ ...block, body: block.body.slice(0, -edited.length) })]
+        : [sha];
+    }),
+  );
   const incoming = versions.filter(
     (v) => v.sha !== synced && v.sha !== localSha && !(versions.length > 1 && history.has(v.sha)),
   );

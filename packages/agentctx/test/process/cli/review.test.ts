@@ -261,7 +261,10 @@ describe('agentctx review', () => {
     cli(mate, ['team', 'export']);
     const byKind = (items: Item[]) =>
       Object.fromEntries(
-        ['team', 'stale', 'duplicate', 'inferred'].map((k) => [k, items.filter((i) => i.kind === k).length]),
+        ['conflict', 'team', 'stale', 'duplicate', 'inferred'].map((k) => [
+          k,
+          items.filter((i) => i.kind === k).length,
+        ]),
       );
     const statusReview = () =>
       (cli(world, ['status']) as { review: { total: number; by_kind: Record<string, number>; hint: string } })

@@ -141,7 +141,7 @@ describe('team context through git, two developers', () => {
     expect(file).toContain('### Checkout test needs the fake payment server');
     expect(file).not.toContain('refund flow');
     expect(readFileSync(join(dev.a.repo, '.agentctx', '.gitattributes'), 'utf8')).toBe(
-      'context.md merge=union\n',
+      'context.md merge=agentctx-team\n',
     );
     // re-export is byte-identical and says so
     expect(aj<{ written: boolean }>('a', ['team', 'export']).json.written).toBe(false);
@@ -269,7 +269,7 @@ describe('team context through git, two developers', () => {
     ]);
     aj('b', ['team', 'export']);
     commitAndPush('b', 'B: utc and ledger');
-    pull('a'); // a real merge of two histories: the union driver keeps both sides
+    pull('a'); // a real merge of two histories: agentctx's merge driver keeps both sides' blocks
     const merged = readFileSync(join(dev.a.repo, '.agentctx', 'context.md'), 'utf8');
     expect(merged).not.toMatch(/^(<{7}|={7}|>{7})/m);
     const imp = aj<{ created: { title: string }[]; errors: unknown[] }>('a', ['team', 'import']);
@@ -278,8 +278,9 @@ describe('team context through git, two developers', () => {
       'Dates are UTC',
       'Refunds go through the ledger',
     ]);
-    aj('a', ['team', 'export']);
-    commitAndPush('a', 'merged team context');
+    // the merge driver already wrote the file as export writes it: nothing to commit but the merge
+    expect(aj<{ written: boolean }>('a', ['team', 'export']).json.written).toBe(false);
+    git(dev.a.repo, 'push', '-q', 'origin', 'main');
     pull('b');
     const bImp = aj<{ created: { title: string }[] }>('b', ['team', 'import']);
     expect(bImp.json.created.map((c) => c.title)).toEqual(['Money is integer cents']);
@@ -289,7 +290,7 @@ describe('team context through git, two developers', () => {
     expect(aj<{ written: boolean }>('b', ['team', 'export']).json.written).toBe(false);
   });
 
-  it('the same record changed on two branches: both sides end with the later text, the merging side keeps both in history', async () => {
+  it('the same record changed on two branches: both versions kept until chosen in review, then both sides end with the choice', async () => {
     const idA = aj<{ results: { id: string }[] }>('a', ['search', 'integer cents']).json.results[0]!.id;
     const idB = aj<{ results: { id: string }[] }>('b', ['search', 'integer cents']).json.results[0]!.id;
     aj('a', [
@@ -314,7 +315,7 @@ describe('team context through git, two developers', () => {
     ]);
     aj('b', ['team', 'export']);
     commitAndPush('b', 'B: minor units');
-    pull('a'); // the union merge holds both versions of the block
+    pull('a'); // the merge driver keeps both whole versions of the block
     const merged = readFileSync(join(dev.a.repo, '.agentctx', 'context.md'), 'utf8');
     expect(merged.split('### Money is integer cents').length - 1).toBe(2);
     const chainBodies = (who: 'a' | 'b') => {
@@ -335,12 +336,22 @@ describe('team context through git, two developers', () => {
     // B's change is the later one: current; A's own is kept in A's history
     expect(a.current).toContain('minor units');
     expect(a.history.some((b) => b.includes('bigint'))).toBe(true);
+    // both versions wait for a person; A keeps the current (later) one in review
+    const [item] = aj<{ items: { key: string; detail: string }[] }>('a', [
+      'review',
+      '--json',
+      '--kind',
+      'conflict',
+    ]).json.items;
+    const n = item!.detail.split('\n').findIndex((l) => l.includes('[current]'));
+    expect(aj('a', ['review', '--choose', item!.key, '--version', String(n)]).code).toBe(0);
     aj('a', ['team', 'export']);
     commitAndPush('a', 'resolved');
     pull('b');
     expect(aj<{ errors: unknown[] }>('b', ['team', 'import']).json.errors).toEqual([]);
     const b = chainBodies('b');
-    expect(b.current).toBe(a.current);
+    expect(b.current).toBe(chainBodies('a').current);
+    expect(b.current).toContain('minor units');
     expect(
       readFileSync(join(dev.b.repo, '.agentctx', 'context.md'), 'utf8').split('### Money').length - 1,
     ).toBe(1);

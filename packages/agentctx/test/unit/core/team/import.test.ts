@@ -1,11 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRecord, supersedeRecord } from '../../../../src/core/records/records.js';
+import { chooseVersion } from '../../../../src/core/team/team-conflicts.js';
 import { hasPending, pendingInFile } from '../../../../src/core/team/team-export.js';
+import { mergeTeamFiles } from '../../../../src/core/team/team-merge.js';
 import { EDIT_RATIONALE } from '../../../../src/core/team/team-resolve.js';
 import { getRecord, supersessionChain } from '../../../../src/storage/records-repo.js';
+import { listTeamConflicts } from '../../../../src/storage/team-conflicts-repo.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
 import { countRecords, current, exportTeam, importTeam } from './helpers.js';
@@ -26,24 +26,6 @@ function store(now = '2026-03-01T09:00:00Z') {
 
 function decision(s: ReturnType<typeof store>, title: string, body: string) {
   return createRecord(s.deps, { type: 'decision', title, body, confidence: 'explicit', source: 'cli' });
-}
-
-/** git's union merge of two versions of the file (what `.agentctx/.gitattributes` asks for). */
-function unionMerge(dir: string, base: string, ours: string, theirs: string): string {
-  const f = (n: string, t: string) => {
-    const p = join(dir, n);
-    writeFileSync(p, t);
-    return p;
-  };
-  const r = spawnSync(
-    'git',
-    ['merge-file', '-p', '--union', f('ours', ours), f('base', base), f('theirs', theirs)],
-    {
-      encoding: 'utf8',
-    },
-  );
-  if (r.status === null || r.status < 0) throw new Error(r.stderr);
-  return r.stdout;
 }
 
 describe('team import', () => {
@@ -146,7 +128,7 @@ describe('team import', () => {
       source: 'cli',
     });
     decision(b, 'Also by B', 'From B too.');
-    const merged = unionMerge(a.dir, base, exportTeam(a.deps).text, exportTeam(b.deps).text);
+    const merged = mergeTeamFiles(base, exportTeam(a.deps).text, exportTeam(b.deps).text)!;
     expect(merged).not.toMatch(/^(<{7}|>{7}|={7})/m);
     for (const s of [a, b]) {
       const r = importTeam(s.deps, merged);
@@ -173,7 +155,8 @@ describe('team import', () => {
     supersedeRecord(b.deps, bHead.id, { body: 'Cache for 1 minute.', rationale: 'freshness', source: 'cli' });
     const fa = exportTeam(a.deps).text;
     const fb = exportTeam(b.deps).text;
-    const merged = unionMerge(a.dir, base, fa, fb);
+    // what git's merge driver for the file (`agentctx team merge-file`) writes
+    const merged = mergeTeamFiles(base, fa, fb)!;
     expect(merged.match(/agentctx:id=/g)?.length).toBe(2); // the same key twice
     for (const s of [a, b]) {
       const r = importTeam(s.deps, merged);
@@ -188,9 +171,19 @@ describe('team import', () => {
       expect(texts.some((t) => t.includes('5 minutes'))).toBe(true);
       expect(importTeam(s.deps, merged).created.length + importTeam(s.deps, merged).updated.length).toBe(0);
     }
+    // the conflict waits for a person on both sides: both export every version, the same bytes
     const ea = exportTeam(a.deps).text;
     expect(ea).toBe(exportTeam(b.deps).text);
-    expect(ea.match(/agentctx:id=/g)?.length).toBe(1);
+    expect(ea.match(/agentctx:id=/g)?.length).toBe(2);
+    // A chooses; B's import of A's file takes the choice and the conflict goes there too
+    const key = /agentctx:id=(\S+)/.exec(ea)![1]!;
+    a.setNow('2026-03-04T09:00:00Z');
+    chooseVersion(a.deps, key, '1');
+    const chosen = exportTeam(a.deps).text;
+    expect(chosen.match(/agentctx:id=/g)?.length).toBe(1);
+    importTeam(b.deps, chosen);
+    expect(listTeamConflicts(b.db, P)).toEqual([]);
+    expect(exportTeam(b.deps).text).toBe(chosen);
   });
 
   it('a block added by hand under a section is created once and gets its marker at the next export', () => {

@@ -57,6 +57,7 @@ function redactConnectionString(match: string): string {
 export const CONTEXT_RULES: readonly RedactionRule[] = [
   {
     kind: 'aws-secret-key',
+    needs: '[REDACTED:aws-access-key-id]',
     // after an access key id (already a placeholder): `AKIA… wJalr…`, `AKIA…:wJalr…`, a CSV row,
     // "key id AKIA… and secret wJalr…"; the gap may hold a few words and one line break. The id
     // is looked behind, not matched: the engine leaves alone a match that starts with a placeholder

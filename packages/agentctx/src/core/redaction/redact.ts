@@ -54,6 +54,7 @@ export function compileExtraPatterns(sources: unknown): CompiledPatterns {
 }
 
 function applyRule(text: string, rule: RedactionRule): string {
+  if (rule.needs !== undefined && !text.includes(rule.needs)) return text;
   rule.pattern.lastIndex = 0;
   return text.replace(rule.pattern, (...args: unknown[]) => {
     const match = args[0] as string;

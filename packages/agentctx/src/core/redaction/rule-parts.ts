@@ -8,6 +8,12 @@ export interface RedactionRule {
   kind: string;
   pattern: RegExp;
   /**
+   * A literal that every match needs in the text (case as written): a text without it skips the
+   * rule. For patterns whose every attempt is costly, such as a long lookbehind tried at each
+   * position (the AWS secret key after its id cost 2.8 s of a 10,000-record scrub without it).
+   */
+  needs?: string;
+  /**
    * Build the replacement from the match; default: the whole match becomes the placeholder.
    * Return the match unchanged to keep it (a value that is not a secret after all).
    */

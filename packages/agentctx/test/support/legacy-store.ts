@@ -175,8 +175,8 @@ export function leakedPieces(samples: readonly GeneratedSecret[], text: string, 
   const pieces = new Map<number, Map<string, string>>();
   const add = (p: string, original: string) => {
     const h = hashOf(p, 0);
-    let bucket = pieces.get(h);
-    if (!bucket) pieces.set(h, (bucket = new Map()));
+    const bucket = pieces.get(h) ?? new Map<string, string>();
+    pieces.set(h, bucket);
     bucket.set(p, original);
   };
   const short: string[] = [];

@@ -23,11 +23,12 @@ const FLOOR: Record<string, number> = {
   llm: 2,
   embed: 2,
   claude: 2,
+  codex: 2,
   shared: 1,
   'version.ts': 1,
 };
 /** Imports between two folders of one floor that the design allows. */
-const SAME_FLOOR = new Set(['claude->storage']);
+const SAME_FLOOR = new Set(['claude->storage', 'codex->claude', 'codex->storage']);
 /** The rooms of core/ and the rooms each may import. */
 const ROOMS: Record<string, string[]> = {
   records: ['redaction'],

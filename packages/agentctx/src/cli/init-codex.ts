@@ -42,7 +42,9 @@ export function codexInitLines(r: CodexInstallReport): string[] {
       ? `codex hook trust: trusted ${t.keys.length} hook(s) through codex app-server, recorded in ${r.mcp.path}: ${t.keys.join(', ')}${t.codexFormatted ? ' (Codex rewrote the file in its own format)' : ''}`
       : t.status === 'already'
         ? 'codex hook trust: every agentctx hook is already trusted'
-        : `codex hook trust: not done (${t.reason}); Codex skips untrusted hooks: run agentctx init --agent codex again with codex on PATH, or trust them in Codex (/hooks, then t)`;
+        : t.status === 'skipped'
+          ? `codex hook trust: not done (${t.reason}); Codex skips untrusted hooks: run agentctx init --agent codex again with codex on PATH, or trust them in Codex (/hooks, then t)`
+          : `codex hook trust: failed (${t.reason}); Codex skips untrusted hooks: fix what Codex reports, then run agentctx init --agent codex again`;
   return [hooks, mcp, trust];
 }
 

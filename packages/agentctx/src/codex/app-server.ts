@@ -127,9 +127,24 @@ export async function openAppServer(
 
 /** The hooks Codex sees for `cwd`, with their trust. */
 export async function listHooks(server: AppServer, cwd: string): Promise<CodexHookEntry[]> {
+  return (await listHooksWithWarnings(server, cwd)).hooks;
+}
+
+/** The same, with what Codex could not load (a hooks.json it cannot parse, a bad matcher). */
+export async function listHooksWithWarnings(
+  server: AppServer,
+  cwd: string,
+): Promise<{ hooks: CodexHookEntry[]; warnings: string[] }> {
   const res = await server.request('hooks/list', { cwds: [cwd] });
   const data = Array.isArray(res.data) ? (res.data as Record<string, unknown>[]) : [];
-  return data.flatMap((d) => (Array.isArray(d.hooks) ? (d.hooks as CodexHookEntry[]) : []));
+  const hooks = data.flatMap((d) => (Array.isArray(d.hooks) ? (d.hooks as CodexHookEntry[]) : []));
+  const warnings = data.flatMap((d) => [
+    ...(Array.isArray(d.warnings) ? d.warnings.map(String) : []),
+    ...(Array.isArray(d.errors)
+      ? (d.errors as { message?: string; path?: string }[]).map((e) => `${e.path ?? ''}: ${e.message ?? ''}`)
+      : []),
+  ]);
+  return { hooks, warnings };
 }
 
 /** Record trust for these hooks (their current hashes) through Codex's own config writer. */

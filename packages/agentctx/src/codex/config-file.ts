@@ -70,21 +70,23 @@ export function upsertTable(
       edit: { added, removed: current, what },
     };
   }
-  if (/^\s*(mcp_servers|hooks)\s*[.=]/m.test(text) && path[0] && dottedOrInline(text, path[0])) {
+  if (path[0] && inlineTable(text, path[0])) {
     throw new AgentctxError(
       'malformed_settings',
-      `config.toml defines "${path[0]}" with dotted keys or an inline table; agentctx adds [${path.map(tomlKey).join('.')}] as a table: write "${path[0]}" as [${path[0]}.…] tables and run again`,
+      `config.toml defines "${path[0]}" as an inline table; agentctx adds [${path.map(tomlKey).join('.')}] as a table of its own: write "${path[0]}" as [${path[0]}.…] tables and run again`,
     );
   }
   const added = `${separatorBefore(text, eol)}${table}`;
   return { text: text + added, edit: { added, what } };
 }
 
-/** A top-level `name = {…}` or `name.x = …` line before any table header. */
-function dottedOrInline(text: string, name: string): boolean {
+/**
+ * A top-level `name = {…}`: an inline table cannot take a `[name.x]` table (dotted keys can,
+ * TOML allows sub-tables of tables they define).
+ */
+function inlineTable(text: string, name: string): boolean {
   const first = tableHeaders(text)[0]?.start ?? text.length;
-  const head = text.slice(0, first);
-  return new RegExp(`^\\s*${name}\\s*(=|\\.)`, 'm').test(head);
+  return new RegExp(`^\\s*${name}\\s*=`, 'm').test(text.slice(0, first));
 }
 
 /**

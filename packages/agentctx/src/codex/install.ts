@@ -6,7 +6,14 @@ import { parseSettings } from '../claude/settings-file.js';
 import { errorMessage } from '../shared/errors.js';
 import { writeFileAtomic } from '../storage/atomic-write.js';
 import { ensurePrivateDir } from '../storage/open.js';
-import { type CodexHookEntry, findCodexCli, listHooks, openAppServer, trustHooks } from './app-server.js';
+import {
+  type CodexHookEntry,
+  findCodexCli,
+  listHooks,
+  listHooksWithWarnings,
+  openAppServer,
+  trustHooks,
+} from './app-server.js';
 import { MCP_TABLE, mcpTable, type TomlEdit, trustTable, undoEdits, upsertTable } from './config-file.js';
 import { CODEX_HOOK_SPECS, codexConfigPath, codexHome, codexHooksPath } from './hooks-file.js';
 import { lineEnding } from './toml-text.js';
@@ -81,30 +88,35 @@ async function trust(env: Env, cwd: string, configPath: string, hooksPath: strin
   let server: Awaited<ReturnType<typeof openAppServer>> | undefined;
   try {
     server = await openAppServer(codex, { env, cwd });
-    const ours = ourCodexHooks(await listHooks(server, cwd), hooksPath);
-    if (ours.length === 0)
-      return {
-        ...none,
-        report: { status: 'failed', keys: [], reason: 'codex does not list the hooks' } as CodexTrustReport,
-      };
+    const listed = await listHooksWithWarnings(server, cwd);
+    const ours = ourCodexHooks(listed.hooks, hooksPath);
+    if (ours.length === 0) {
+      const why = listed.warnings.length ? `: ${listed.warnings.join('; ')}` : '';
+      const reason = `codex does not list the hooks${why}`;
+      return { ...none, report: { status: 'failed', keys: [], reason } as CodexTrustReport };
+    }
     const need = ours.filter((e) => e.trustStatus === 'untrusted' || e.trustStatus === 'modified');
     if (need.length === 0) return { ...none, report: { status: 'already', keys: [] } as CodexTrustReport };
     const before = readOrNull(configPath) ?? '';
     await trustHooks(server, need);
     const codexText = readOrNull(configPath) ?? '';
-    let text = before;
+    const keys = need.map((e) => e.key);
     const edits: TomlEdit[] = [];
     const eol = lineEnding(before);
-    for (const e of need) {
-      const r = upsertTable(text, trustPath(e.key), trustTable(e.key, e.currentHash, eol), e.key);
-      text = r.text;
-      if (r.edit) edits.push(r.edit);
+    try {
+      let text = before;
+      for (const e of need) {
+        const r = upsertTable(text, trustPath(e.key), trustTable(e.key, e.currentHash, eol), e.key);
+        text = r.text;
+        if (r.edit) edits.push(r.edit);
+      }
+      writeUserFile(configPath, text, 0o600);
+      const after = ourCodexHooks(await listHooks(server, cwd), hooksPath);
+      if (after.every((e) => e.trustStatus === 'trusted' || e.trustStatus === 'managed'))
+        return { edits, report: { status: 'trusted', keys } as CodexTrustReport };
+    } catch {
+      // the user's text cannot take the tables as written: Codex's own text below
     }
-    writeUserFile(configPath, text, 0o600);
-    const after = ourCodexHooks(await listHooks(server, cwd), hooksPath);
-    const keys = need.map((e) => e.key);
-    if (after.every((e) => e.trustStatus === 'trusted' || e.trustStatus === 'managed'))
-      return { edits, report: { status: 'trusted', keys } as CodexTrustReport };
     // our surgical text did not convince Codex: its own record stands
     writeUserFile(configPath, codexText, 0o600);
     return {

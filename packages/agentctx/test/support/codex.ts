@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { agentctxBinDir } from './claude.js';
 import { isolatedEnv, PACKAGE_ROOT, spawnCollect } from './cli.js';
@@ -25,9 +25,14 @@ export const CODEX_BIN: string | null = findUp(join('node_modules', '.bin', 'cod
 
 /** The environment of a hermetic Codex run (HOME, CODEX_HOME, TMPDIR, AGENTCTX_HOME inside `home`). */
 export function codexEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const path = [agentctxBinDir(home), dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(
-    ':',
-  );
+  const path = [
+    agentctxBinDir(home),
+    codexBinDir(home),
+    dirname(process.execPath),
+    '/usr/local/bin',
+    '/usr/bin',
+    '/bin',
+  ].join(':');
   const tmp = join(home, 'tmp');
   mkdirSync(tmp, { recursive: true });
   mkdirSync(join(home, '.codex'), { recursive: true });
@@ -103,4 +108,14 @@ export function rolloutFiles(codexHome: string): string[] {
   };
   walk(join(codexHome, 'sessions'));
   return out.sort();
+}
+
+/** A folder holding a `codex` symlink to the real client, for code that looks it up on PATH. */
+export function codexBinDir(parent: string): string {
+  if (!CODEX_BIN) throw new Error('node_modules/.bin/codex is not installed');
+  const dir = join(parent, 'codex-bin');
+  mkdirSync(dir, { recursive: true });
+  const link = join(dir, 'codex');
+  if (!existsSync(link)) symlinkSync(CODEX_BIN, link);
+  return dir;
 }

@@ -192,6 +192,6 @@ export const command: Command = {
         ...(failed ? { exitCode: 1 } : {}),
       };
     }
-    return { json, text: lines.join('\n') };
+    return { json, text: lines.join('\n'), ...(codex?.trust.status === 'failed' ? { exitCode: 1 } : {}) };
   },
 };

@@ -56,8 +56,8 @@ function renderToml(t: { pieces: string[]; crlf: boolean; trailing: string }): s
   const rest = t.pieces.filter(
     (p) => !p.startsWith('hooks.state.') && !(dotted.length && p === '[hooks.state]'),
   );
-  const plain = rest.filter((p) => !p.includes('['));
-  const tables = rest.filter((p) => p.includes('['));
+  const plain = rest.filter((p) => !p.startsWith('['));
+  const tables = rest.filter((p) => p.startsWith('['));
   const text = [...dotted, ...plain, ...tables].join('\n') + t.trailing;
   return t.crlf ? text.replace(/\n/g, '\r\n') : text;
 }
@@ -108,7 +108,7 @@ describe.skipIf(!CODEX_BIN)('init --agent codex with the real Codex app server',
           env: w.env,
           timeoutMs: 60_000,
         });
-        expect(init.code, init.stderr).toBe(0);
+        expect(init.code, `${init.stdout}\n${init.stderr}`).toBe(0);
         expect(init.stdout).toContain(
           `codex hook trust: trusted ${EVENTS.length} hook(s) through codex app-server`,
         );

@@ -11,6 +11,8 @@ export interface HookSpec {
   timeout: number;
   async?: boolean;
   matcher?: string;
+  /** The agent the command names (`--agent codex`); none for Claude Code, the default. */
+  agent?: string;
 }
 
 /**
@@ -39,7 +41,7 @@ export function isOurCommand(command: unknown): boolean {
 }
 
 export function hookCommand(spec: HookSpec): string {
-  return `${OUR_COMMAND_PREFIX}${spec.slug}`;
+  return `${OUR_COMMAND_PREFIX}${spec.slug}${spec.agent ? ` --agent ${spec.agent}` : ''}`;
 }
 
 export function hookEntry(spec: HookSpec): Record<string, unknown> {

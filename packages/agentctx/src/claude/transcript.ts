@@ -179,12 +179,23 @@ export function parseTranscriptText(text: string): Omit<TranscriptRead, 'endOffs
   return { events, garbage, sidechain };
 }
 
+/** How one agent's session transcripts are read into the neutral event list extraction takes. */
+export interface TranscriptReader {
+  read(path: string, offset?: number): TranscriptRead;
+  firstTimestamp(path: string): string | null;
+}
+
 /**
- * Read the transcript from byte `offset` to the last complete line. An offset past the end of
+ * Read the transcript from byte `offset` to the last complete line (lines parsed by `parse`:
+ * Claude Code's by default; another agent's reader passes its own). An offset past the end of
  * the file (the file was replaced) restarts from 0. Anything but a regular file is refused
  * (a FIFO would block the process in open()).
  */
-export function readTranscript(path: string, offset = 0): TranscriptRead {
+export function readTranscript(
+  path: string,
+  offset = 0,
+  parse: (text: string) => Omit<TranscriptRead, 'endOffset'> = parseTranscriptText,
+): TranscriptRead {
   const fd = openRegularForRead(path);
   try {
     const size = fstatSync(fd).size;
@@ -199,7 +210,7 @@ export function readTranscript(path: string, offset = 0): TranscriptRead {
     }
     const lastNl = buf.lastIndexOf(0x0a, got - 1);
     const complete = lastNl === -1 ? 0 : lastNl + 1;
-    const parsed = parseTranscriptText(buf.subarray(0, complete).toString('utf8'));
+    const parsed = parse(buf.subarray(0, complete).toString('utf8'));
     return { ...parsed, endOffset: start + complete };
   } finally {
     closeSync(fd);
@@ -229,3 +240,9 @@ export function firstTimestamp(path: string, maxBytes = 256 * 1024): string | nu
     closeSync(fd);
   }
 }
+
+/** Claude Code's transcripts. */
+export const claudeTranscriptReader: TranscriptReader = {
+  read: (path, offset = 0) => readTranscript(path, offset),
+  firstTimestamp: (path) => firstTimestamp(path),
+};

@@ -117,8 +117,10 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
   },
   init: {
     group: 'setup',
-    line: 'register the hooks and the MCP server in Claude Code; --semantic adds embeddings',
+    line: 'register the hooks and the MCP server in Claude Code (or Codex); --semantic adds embeddings',
     options: {
+      agent:
+        'claude-code (the default), codex (hooks in $CODEX_HOME/hooks.json, trusted through codex app-server; MCP in config.toml) or all (every agent found)',
       project: "write the hooks into this repository's .claude/settings.json instead of yours",
       'claude-cli':
         'register the MCP server through `claude mcp add` when claude is on PATH (--no-claude-cli: edit the file)',
@@ -126,7 +128,12 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
       semantic:
         'install the semantic layer (transformers.js) into ~/.agentctx/semantic and download the model',
     },
-    examples: ['agentctx init', 'agentctx init --project', 'agentctx init --semantic'],
+    examples: [
+      'agentctx init',
+      'agentctx init --agent codex',
+      'agentctx init --agent all',
+      'agentctx init --semantic',
+    ],
   },
   doctor: {
     group: 'setup',
@@ -153,13 +160,14 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
   },
   uninstall: {
     group: 'setup',
-    line: 'remove what init added (--purge also deletes ~/.agentctx)',
+    line: 'remove what init added, in every agent (--purge also deletes ~/.agentctx)',
     options: {
+      agent: 'only this agent: claude-code, codex or all (the default)',
       project: "remove the hooks from this repository's .claude/settings.json",
       purge: 'also delete ~/.agentctx (asks first)',
       yes: 'do not ask',
     },
-    examples: ['agentctx uninstall', 'agentctx uninstall --purge --yes'],
+    examples: ['agentctx uninstall', 'agentctx uninstall --agent codex', 'agentctx uninstall --purge --yes'],
   },
   consolidate: {
     group: 'maintenance',
@@ -175,8 +183,9 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
     group: 'maintenance',
     line: "turn a session's transcript into records (run by the Stop hook)",
     options: {
-      'session-id': 'the Claude Code session id',
-      transcript: "the session's transcript file (.jsonl)",
+      'session-id': "the agent's session id",
+      transcript: "the session's transcript file (.jsonl; Codex: its rollout file)",
+      agent: 'whose transcript it is: claude-code (the default) or codex',
       precompact: 'write only the rule-built handover (PreCompact)',
     },
     examples: ['agentctx extract --session-id 3f2a… --transcript ~/.claude/projects/my-app/3f2a….jsonl'],

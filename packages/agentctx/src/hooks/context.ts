@@ -3,6 +3,7 @@ import { type Paths, resolvePaths, sessionJournalPath, sessionStatePath } from '
 import type { ProjectRef } from '../app/project.js';
 import { resolveProject } from '../app/project.js';
 import { readSessionState, type SessionState } from '../core/injection/session-state.js';
+import type { HookAgent } from '../shared/agents.js';
 import type { Clock, IdGen } from '../shared/clock.js';
 import { ulidFactory } from '../shared/ids.js';
 import type { Db } from '../storage/open.js';
@@ -18,6 +19,8 @@ export type Env = Record<string, string | undefined>;
  */
 export interface HookContext {
   env: Env;
+  /** The agent whose hook this is: what it stores is marked with it, never what it does. */
+  agent: HookAgent;
   paths: Paths;
   clock: Clock;
   newId: IdGen;
@@ -39,6 +42,7 @@ export function createHookContext(
   sessionId: string,
   payloadCwd: string,
   clock: Clock,
+  agent: HookAgent = 'claude-code',
 ): HookContext {
   const paths = resolvePaths(env);
   const statePath = sessionId ? sessionStatePath(paths, sessionId) : null;
@@ -51,6 +55,7 @@ export function createHookContext(
   let newId: IdGen | undefined;
   return {
     env,
+    agent,
     paths,
     clock,
     get newId() {

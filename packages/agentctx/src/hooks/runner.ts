@@ -2,9 +2,11 @@ import { fstatSync, read, readSync, writeSync } from 'node:fs';
 import { incognitoHook } from '../app/incognito.js';
 import { appendLog } from '../app/log.js';
 import { resolvePaths } from '../app/paths.js';
+import { type HookAgent, hookAgentOf } from '../shared/agents.js';
 import { type Clock, systemClock } from '../shared/clock.js';
+import { HOOK_ADAPTERS } from './agents/index.js';
 import { createHookContext, type Env, type HookContext } from './context.js';
-import { type HookEvent, type HookName, parsePayload, toHookEvent } from './event.js';
+import { type HookEvent, type HookName, parsePayload } from './event.js';
 import type { HookResult } from './handlers/index.js';
 
 /**
@@ -17,17 +19,6 @@ import type { HookResult } from './handlers/index.js';
 export const MAX_STDIN_BYTES = 8 * 1024 * 1024;
 /** Stop waiting for stdin after this long (Claude Code closes it right after writing). */
 const STDIN_WAIT_MS = 5000;
-
-const EVENT_NAMES: Record<HookName, string> = {
-  'session-start': 'SessionStart',
-  'user-prompt-submit': 'UserPromptSubmit',
-  stop: 'Stop',
-  'pre-compact': 'PreCompact',
-  'post-tool-use': 'PostToolUse',
-  'session-end': 'SessionEnd',
-  'cwd-changed': 'CwdChanged',
-  'subagent-start': 'SubagentStart',
-};
 
 export function isDisabled(env: Env): boolean {
   const v = env.AGENTCTX_DISABLE;
@@ -97,12 +88,9 @@ function keep(chunks: Buffer[], state: { size: number }, buf: Buffer, n: number)
   state.size += n;
 }
 
-/** The JSON a handler's result becomes, or '' for nothing. */
-export function renderOutput(name: HookName, result: HookResult): string {
-  if (!result?.additionalContext) return '';
-  return JSON.stringify({
-    hookSpecificOutput: { hookEventName: EVENT_NAMES[name], additionalContext: result.additionalContext },
-  });
+/** The JSON a handler's result becomes for `agent` (Claude Code by default), or '' for nothing. */
+export function renderOutput(name: HookName, result: HookResult, agent: HookAgent = 'claude-code'): string {
+  return HOOK_ADAPTERS[agent].render(name, result);
 }
 
 /** One event's handler. */
@@ -117,6 +105,8 @@ export interface RunOptions {
   /** File descriptor to read the payload from (0). */
   stdinFd?: number;
   write?: (text: string) => Promise<void>;
+  /** The agent asking (else from the command line's `--agent`, else `AGENTCTX_AGENT`). */
+  agent?: HookAgent;
 }
 
 /** Write the whole output to fd 1 synchronously (no stream modules on the hook path). */
@@ -149,16 +139,16 @@ export async function runHandler<K extends HookName>(
   if (isDisabled(env)) return;
   let ctx: HookContext | undefined;
   try {
+    const agent = opts.agent ?? hookAgentOf(process.argv.slice(3), env);
+    const adapter = HOOK_ADAPTERS[agent];
     const raw = await readStdin(opts.stdinFd);
-    const payload = parsePayload(raw);
-    const event = toHookEvent(name, payload, env.CLAUDE_PROJECT_DIR || process.cwd());
-    if (!event.sessionId && typeof env.CLAUDE_CODE_SESSION_ID === 'string')
-      event.sessionId = env.CLAUDE_CODE_SESSION_ID.slice(0, 256);
+    // the agent's field names and environment become the one typed event the handlers take
+    const event = adapter.toEvent(name, parsePayload(raw), env, process.cwd());
     // an incognito session: nothing captured, nothing injected (app/incognito.ts)
     if (incognitoHook(resolvePaths(env), event, (opts.clock ?? systemClock)())) return;
-    ctx = createHookContext(env, event.sessionId, event.cwd, opts.clock ?? systemClock);
+    ctx = createHookContext(env, event.sessionId, event.cwd, opts.clock ?? systemClock, agent);
     const result = await handler(event as Extract<HookEvent, { kind: K }>, ctx);
-    const out = renderOutput(name, result);
+    const out = adapter.render(name, result);
     if (out) await (opts.write ?? writeStdout)(out);
   } catch (err) {
     appendLog(resolvePaths(env).logs, 'hooks', `${name}: ${(err as Error)?.stack ?? String(err)}`);

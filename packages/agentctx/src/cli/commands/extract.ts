@@ -5,16 +5,25 @@ import { refreshDigest } from '../../app/digest-refresh.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
 import { judgeSessionUsage } from '../../app/usage.js';
+import { claudeTranscriptReader, type TranscriptReader } from '../../claude/transcript.js';
+import { codexRolloutReader } from '../../codex/rollout.js';
 import { extractSession, type SessionExtractSummary } from '../../core/extraction/session-extract.js';
 import { describeRedaction } from '../../core/redaction/gate.js';
 import { compileExtraPatterns } from '../../core/redaction/redact.js';
 import { redactingClient } from '../../core/redaction/redacting-client.js';
 import { type BackendDecision, cliModel, selectLlm } from '../../llm/select.js';
+import { HOOK_AGENTS, type HookAgent, isHookAgent } from '../../shared/agents.js';
 import { AgentctxError, errorMessage } from '../../shared/errors.js';
 import { recordExtractionRun } from '../../storage/extraction-runs-repo.js';
 import { openRegularForRead } from '../../storage/regular-file.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
+
+/** Each agent's transcript reader: one neutral event list for the extraction core. */
+const READERS: Record<HookAgent, TranscriptReader> = {
+  'claude-code': claudeTranscriptReader,
+  codex: codexRolloutReader,
+};
 
 /** Hard lifetime of one extraction (manual runs too); the Stop hook adds its own deadline. */
 const DEFAULT_LIFETIME_MS = 5 * 60_000;
@@ -65,14 +74,20 @@ function recordRun(a: App, s: SessionExtractSummary, decision: BackendDecision |
 
 export const command: Command = {
   name: 'extract',
-  summary: "Turn a Claude Code session's transcript into records (run by the Stop and PreCompact hooks).",
-  usage: 'agentctx extract --session-id ID --transcript PATH [--precompact] [--cwd DIR] [--json]',
-  flags: { 'session-id': 'string', transcript: 'string', precompact: 'boolean' },
+  summary:
+    "Turn a session's transcript (Claude Code's, or Codex's rollout) into records (run by the Stop and PreCompact hooks).",
+  usage:
+    'agentctx extract --session-id ID --transcript PATH [--agent claude-code|codex] [--precompact] [--cwd DIR] [--json]',
+  flags: { 'session-id': 'string', transcript: 'string', precompact: 'boolean', agent: 'string' },
   async run({ args, app }) {
     const sessionId = str(args.flags, 'sessionId');
     const transcriptArg = str(args.flags, 'transcript');
     if (!sessionId?.trim()) throw new AgentctxError('usage', '--session-id is required');
     if (!transcriptArg) throw new AgentctxError('usage', '--transcript is required');
+    const agentArg = str(args.flags, 'agent') ?? 'claude-code';
+    if (!isHookAgent(agentArg))
+      throw new AgentctxError('usage', `--agent must be one of ${HOOK_AGENTS.join(', ')}; got ${agentArg}`);
+    const agent: HookAgent = agentArg;
     const transcriptPath = resolve(transcriptArg);
     if (!existsSync(transcriptPath)) {
       throw new AgentctxError('invalid_input', `no transcript at ${transcriptPath}`);
@@ -117,6 +132,7 @@ export const command: Command = {
         },
         sessionId: sessionId.trim(),
         transcriptPath,
+        reader: READERS[agent],
         projectRoot: a.project.root,
         llm: choice.client ? redactingClient(choice.client, redact) : null,
         redact,

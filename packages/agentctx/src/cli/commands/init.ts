@@ -10,6 +10,7 @@ import { AgentctxError } from '../../shared/errors.js';
 import { ensurePrivateDir } from '../../storage/open.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
+import { codexFound, codexInitLines, installIntoCodex, parseInitAgent } from '../init-codex.js';
 import { downloadModel } from '../model-download.js';
 import { installRuntime, type RuntimeReport } from '../semantic-install.js';
 
@@ -46,14 +47,23 @@ function pluginReport(
 export const command: Command = {
   name: 'init',
   summary:
-    'Set agentctx up: create ~/.agentctx, register the hooks in Claude Code settings and the MCP server, detect the project profile.',
+    'Set agentctx up: create ~/.agentctx, register the hooks and the MCP server in Claude Code (--agent codex: in Codex, hooks trusted; --agent all: every agent found), detect the project profile.',
   usage:
-    'agentctx init [--project] [--no-claude-cli] [--download-model] [--semantic] [--json]   (AGENTCTX_NO_CLAUDE_CLI=1 also edits ~/.claude.json directly)',
-  flags: { project: 'boolean', 'claude-cli': 'boolean', 'download-model': 'boolean', semantic: 'boolean' },
+    'agentctx init [--agent claude-code|codex|all] [--project] [--no-claude-cli] [--download-model] [--semantic] [--json]   (AGENTCTX_NO_CLAUDE_CLI=1 also edits ~/.claude.json directly)',
+  flags: {
+    agent: 'string',
+    project: 'boolean',
+    'claude-cli': 'boolean',
+    'download-model': 'boolean',
+    semantic: 'boolean',
+  },
   async run({ args, app, io, json: asJson }) {
     assertNodeVersion(process.versions.node);
+    const agent = parseInitAgent(args.flags.agent);
     const a = app();
     const project = bool(args.flags, 'project');
+    const withClaude = agent !== 'codex';
+    const withCodex = agent === 'codex' || (agent === 'all' && codexFound(a.env));
     const useClaudeCli = args.flags.claudeCli !== false && a.env.AGENTCTX_NO_CLAUDE_CLI !== '1';
     if (project && !a.project.isGit) {
       throw new AgentctxError('usage', `--project needs a git repository; ${a.project.root} is not in one`);
@@ -62,8 +72,10 @@ export const command: Command = {
     // the Claude Code plugin registers the hooks and the MCP server itself: writing them into a
     // settings file as well would run every hook twice
     const plugin = registration(a.env, a.project.root).plugin;
-    const report: InstallReport =
-      plugin.length > 0
+    const skipped = { changed: false, added: [], updated: [], removed: [] };
+    const report: InstallReport = !withClaude
+      ? { settings: { path: '', ...skipped }, mcp: { path: '', ...skipped, method: 'none' } }
+      : plugin.length > 0
         ? pluginReport(plugin, a.env)
         : installIntoClaude({
             env: a.env,
@@ -71,6 +83,13 @@ export const command: Command = {
             useClaudeCli,
             stateFile: join(a.paths.home, 'install-state.json'),
           });
+    const codex = withCodex
+      ? await installIntoCodex({
+          env: a.env,
+          cwd: a.project.root,
+          stateFile: join(a.paths.home, 'codex-install-state.json'),
+        })
+      : null;
     void a.db; // create the store and run its migrations now, not inside the first hook
     const root = resolve(a.project.root);
     const home = resolve(a.env.HOME || homedir());
@@ -83,6 +102,7 @@ export const command: Command = {
       settings: report.settings,
       mcp: report.mcp,
       plugin: plugin.map((p) => p.id),
+      codex,
       project: { id: a.project.id, name: a.project.name, root: a.project.root },
       llm: decideBackend(a.config.llm, a.env),
       profile: profile && {
@@ -93,11 +113,12 @@ export const command: Command = {
         values: profile.profile,
       },
       changed:
+        Boolean(codex && (codex.hooks.changed || codex.mcp.changed || codex.trust.keys.length > 0)) ||
         report.settings.changed ||
         report.mcp.changed ||
         Boolean(profile && (profile.created.length || profile.updated.length || profile.retired.length)),
     };
-    const registered =
+    const claudeLines =
       plugin.length > 0
         ? [
             `hooks and mcp server: registered by the Claude Code plugin ${plugin.map((p) => p.id).join(', ')} (enabled in ${plugin[0]?.path}); nothing written to settings files`,
@@ -107,6 +128,13 @@ export const command: Command = {
             `${describe('mcp server', report.mcp)}${report.mcp.changed ? ` via ${report.mcp.method}` : ''}`,
             ...(report.mcp.note ? [`  note: ${report.mcp.note}`] : []),
           ];
+    const registered = [
+      ...(withClaude ? claudeLines : []),
+      ...(codex ? codexInitLines(codex) : []),
+      ...(agent === 'claude-code' && codexFound(a.env)
+        ? ['also found: Codex (agentctx init --agent codex registers agentctx there too)']
+        : []),
+    ];
     const lines = [
       `agentctx home: ${a.paths.home}`,
       ...registered,
@@ -164,6 +192,6 @@ export const command: Command = {
         ...(failed ? { exitCode: 1 } : {}),
       };
     }
-    return { json, text: lines.join('\n') };
+    return { json, text: lines.join('\n'), ...(codex?.trust.status === 'failed' ? { exitCode: 1 } : {}) };
   },
 };

@@ -1,19 +1,22 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { uninstallFromClaude } from '../../claude/install.js';
 import { registration } from '../../claude/registration.js';
+import { codexInstalledHooks } from '../../codex/install.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
+import { codexUninstallLines, parseInitAgent, uninstallFromCodex } from '../init-codex.js';
 
 export const command: Command = {
   name: 'uninstall',
   summary:
-    'Remove what init added: the agentctx hooks and the MCP server registration (--purge also deletes ~/.agentctx).',
-  usage: 'agentctx uninstall [--project] [--purge [--yes]] [--json]',
-  flags: { project: 'boolean', purge: 'boolean', yes: 'boolean' },
+    'Remove what init added: the agentctx hooks, their trust and the MCP server registration, in Claude Code and Codex (--agent picks one; --purge also deletes ~/.agentctx).',
+  usage: 'agentctx uninstall [--agent claude-code|codex|all] [--project] [--purge [--yes]] [--json]',
+  flags: { agent: 'string', project: 'boolean', purge: 'boolean', yes: 'boolean' },
   async run({ args, app, io }) {
+    const agent = args.flags.agent === undefined ? 'all' : parseInitAgent(args.flags.agent);
     const a = app();
     const purge = bool(args.flags, 'purge');
     const home = resolve(a.paths.home);
@@ -37,11 +40,20 @@ export const command: Command = {
       }
     }
     const project = bool(args.flags, 'project');
-    const report = uninstallFromClaude({
-      env: a.env,
-      projectRoot: project ? a.project.root : null,
-      stateFile: join(a.paths.home, 'install-state.json'),
-    });
+    const codexState = join(a.paths.home, 'codex-install-state.json');
+    const withCodex =
+      agent === 'codex' ||
+      (agent === 'all' && (existsSync(codexState) || Object.keys(codexInstalledHooks(a.env)).length > 0));
+    const codex = withCodex ? uninstallFromCodex({ env: a.env, stateFile: codexState }) : null;
+    const skipped = { path: '', changed: false, added: [], updated: [], removed: [] };
+    const report =
+      agent === 'codex'
+        ? { settings: skipped, mcp: { ...skipped, method: 'none' as const, note: undefined } }
+        : uninstallFromClaude({
+            env: a.env,
+            projectRoot: project ? a.project.root : null,
+            stateFile: join(a.paths.home, 'install-state.json'),
+          });
     if (purge) {
       a.close();
       rmSync(home, { recursive: true, force: true });
@@ -53,15 +65,20 @@ export const command: Command = {
       plugin,
       settings: report.settings,
       mcp: report.mcp,
+      codex,
       purged: purge ? home : null,
     };
-    const lines = [
+    const claudeLines = [
       report.settings.changed
         ? `hooks: removed ${report.settings.removed.join(', ')} (${report.settings.path})`
         : `hooks: none of ours in ${report.settings.path}`,
       report.mcp.changed
         ? `mcp server: removed from ${report.mcp.path}`
         : `mcp server: ${report.mcp.note ?? `not registered in ${report.mcp.path}`}`,
+    ];
+    const lines = [
+      ...(agent === 'codex' ? [] : claudeLines),
+      ...(codex ? codexUninstallLines(codex) : []),
       purge ? `deleted ${home}` : `kept ${home} (--purge deletes it)`,
       ...plugin.map(
         (id) => `plugin: ${id} is still enabled in Claude Code (claude plugin uninstall ${id} removes it)`,

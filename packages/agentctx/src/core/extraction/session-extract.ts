@@ -1,8 +1,8 @@
 import {
+  claudeTranscriptReader,
   filesTouched,
-  firstTimestamp,
-  readTranscript,
   type TranscriptEvent,
+  type TranscriptReader,
 } from '../../claude/transcript.js';
 import type { LlmClient } from '../../llm/client.js';
 import { errorMessage } from '../../shared/errors.js';
@@ -28,6 +28,8 @@ export interface SessionExtractInput {
   records: RecordsDeps;
   sessionId: string;
   transcriptPath: string;
+  /** How the agent that wrote the transcript is read (Claude Code's transcripts by default). */
+  reader?: TranscriptReader;
   projectRoot: string;
   /** null → rules only, for `llmSkipReason`. */
   llm: LlmClient | null;
@@ -84,11 +86,12 @@ function today(deps: RecordsDeps): string {
 export async function extractSession(input: SessionExtractInput): Promise<SessionExtractSummary> {
   const deps = input.records;
   const redact = input.redact ?? ((s: string) => s);
-  const startedAt = firstTimestamp(input.transcriptPath);
+  const reader = input.reader ?? claudeTranscriptReader;
+  const startedAt = reader.firstTimestamp(input.transcriptPath);
   const base = { session_id: input.sessionId, cost_usd: 0, garbage_lines: 0, written: null };
 
   const ruleHandover = (reason: string | undefined, from: number, to: number, advance: boolean) => {
-    const whole = readTranscript(input.transcriptPath, 0);
+    const whole = reader.read(input.transcriptPath, 0);
     const h = buildRuleHandover(whole.events, input.projectRoot, redact);
     const written = h
       ? ingestRuleHandover(deps, h, {
@@ -117,7 +120,7 @@ export async function extractSession(input: SessionExtractInput): Promise<Sessio
 
   const state = getExtractionState(deps.db, input.sessionId);
   const from = state && state.transcript_path === input.transcriptPath ? state.byte_offset : 0;
-  const read = readTranscript(input.transcriptPath, from);
+  const read = reader.read(input.transcriptPath, from);
   const to = read.endOffset;
   const meaningful = read.events.some(
     (e) => e.kind === 'user' || e.kind === 'assistant' || e.kind === 'compact_summary',

@@ -18,6 +18,8 @@ export function preCompact(ev: PreCompactEvent, ctx: HookContext): HookResult {
       '--transcript',
       ev.transcriptPath,
       '--precompact',
+      '--agent',
+      ctx.agent,
     ]);
   }
   return null;

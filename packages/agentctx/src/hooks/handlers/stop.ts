@@ -8,7 +8,16 @@ import { spawnBackground } from './spawn.js';
 /** Stop: start the extraction of this session in the background and return at once. */
 export function stop(ev: StopEvent, ctx: HookContext): HookResult {
   if (ev.sessionId && ev.transcriptPath) {
-    spawnBackground(ctx, ['extract', '--session-id', ev.sessionId, '--transcript', ev.transcriptPath]);
+    // the agent names the transcript's format (each agent has its own reader)
+    spawnBackground(ctx, [
+      'extract',
+      '--session-id',
+      ev.sessionId,
+      '--transcript',
+      ev.transcriptPath,
+      '--agent',
+      ctx.agent,
+    ]);
   }
   // the end of every turn waits for this hook: a long consolidation step only defers the fold
   // (the capture spool is left to the next capture, SessionEnd and consolidate: Stop's bundle

@@ -91,11 +91,11 @@ export function runHook(
   world: { env: NodeJS.ProcessEnv; repo: string },
   event: string,
   payload: unknown,
-  opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; args?: string[] } = {},
 ): HookRun {
   const input = typeof payload === 'string' ? payload : JSON.stringify(payload);
   const t0 = Date.now();
-  const res = runAgentctx(['hook', event], {
+  const res = runAgentctx(['hook', event, ...(opts.args ?? [])], {
     cwd: opts.cwd ?? world.repo,
     env: { ...world.env, ...opts.env },
     input,
@@ -114,9 +114,10 @@ export async function runHookAsync(
   world: { env: NodeJS.ProcessEnv; repo: string },
   event: string,
   payload: unknown,
+  args: string[] = [],
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const input = typeof payload === 'string' ? payload : JSON.stringify(payload);
-  const r = await spawnCollect(process.execPath, [BIN, 'hook', event], {
+  const r = await spawnCollect(process.execPath, [BIN, 'hook', event, ...args], {
     cwd: world.repo,
     env: world.env,
     input,

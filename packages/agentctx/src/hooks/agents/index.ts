@@ -1,0 +1,9 @@
+import type { HookAgent } from '../../shared/agents.js';
+import type { HookAdapter } from './adapter.js';
+import { claudeCodeAdapter } from './claude-code.js';
+import { codexAdapter } from './codex.js';
+
+export const HOOK_ADAPTERS: Record<HookAgent, HookAdapter> = {
+  'claude-code': claudeCodeAdapter,
+  codex: codexAdapter,
+};

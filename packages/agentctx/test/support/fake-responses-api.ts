@@ -1,0 +1,177 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A scriptable stand-in for the OpenAI Responses API on 127.0.0.1, for the real Codex CLI.
+ * Codex POSTs `<base_url>/responses` with `stream: true` and reads server-sent events; this
+ * answers each request with the items its script returns (assistant text, function calls,
+ * namespaced MCP calls) and keeps every request body in `requests`.
+ */
+
+export type ResponseItem =
+  | { type: 'text'; text: string }
+  | { type: 'function_call'; name: string; arguments: unknown; namespace?: string; callId?: string };
+
+export interface RecordedResponsesRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown>;
+  raw: string;
+}
+
+export type ResponsesScript = (req: RecordedResponsesRequest, index: number) => ResponseItem[];
+
+export interface FakeResponsesApi {
+  /** The base URL to give Codex (`…/v1`). */
+  url: string;
+  requests: RecordedResponsesRequest[];
+  setScript: (script: ResponsesScript) => void;
+  close: () => Promise<void>;
+}
+
+let counter = 0;
+const nextId = (prefix: string) => `${prefix}_fake${Date.now().toString(36)}${++counter}`;
+
+function sse(res: ServerResponse, data: Record<string, unknown>): void {
+  res.write(`event: ${String(data.type)}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+/** One response, streamed as the Responses API streams it. */
+function stream(res: ServerResponse, items: ResponseItem[], model: string): void {
+  const id = nextId('resp');
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const response = { id, object: 'response', model, status: 'in_progress', output: [] as unknown[] };
+  sse(res, { type: 'response.created', response });
+  items.forEach((item, output_index) => {
+    if (item.type === 'text') {
+      const itemId = nextId('msg');
+      sse(res, {
+        type: 'response.output_item.added',
+        output_index,
+        item: { type: 'message', id: itemId, role: 'assistant', status: 'in_progress', content: [] },
+      });
+      sse(res, {
+        type: 'response.output_text.delta',
+        item_id: itemId,
+        output_index,
+        content_index: 0,
+        delta: item.text,
+      });
+      const done = {
+        type: 'message',
+        id: itemId,
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: item.text, annotations: [] }],
+      };
+      sse(res, { type: 'response.output_item.done', output_index, item: done });
+      response.output.push(done);
+    } else {
+      const itemId = nextId('fc');
+      const args = typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments);
+      const base = {
+        type: 'function_call',
+        id: itemId,
+        call_id: item.callId ?? nextId('call'),
+        name: item.name,
+        ...(item.namespace ? { namespace: item.namespace } : {}),
+      };
+      sse(res, {
+        type: 'response.output_item.added',
+        output_index,
+        item: { ...base, arguments: '', status: 'in_progress' },
+      });
+      sse(res, {
+        type: 'response.function_call_arguments.delta',
+        item_id: itemId,
+        output_index,
+        delta: args,
+      });
+      const done = { ...base, arguments: args, status: 'completed' };
+      sse(res, { type: 'response.output_item.done', output_index, item: done });
+      response.output.push(done);
+    }
+  });
+  sse(res, {
+    type: 'response.completed',
+    response: {
+      ...response,
+      status: 'completed',
+      usage: {
+        input_tokens: 100,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: 20,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 120,
+      },
+    },
+  });
+  res.end();
+}
+
+const defaultScript: ResponsesScript = () => [{ type: 'text', text: 'ok' }];
+
+export async function startFakeResponsesApi(
+  script: ResponsesScript = defaultScript,
+): Promise<FakeResponsesApi> {
+  let current = script;
+  const requests: RecordedResponsesRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.method !== 'POST' || !req.url?.includes('/responses')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end('{"error":{"message":"not here"}}');
+        return;
+      }
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: Record<string, unknown> = {};
+      try {
+        body = JSON.parse(raw) as Record<string, unknown>;
+      } catch {
+        // keep the raw text
+      }
+      const recorded: RecordedResponsesRequest = { path: req.url, headers: req.headers, body, raw };
+      requests.push(recorded);
+      let items: ResponseItem[];
+      try {
+        items = current(recorded, requests.length - 1);
+      } catch (err) {
+        items = [{ type: 'text', text: `script failed: ${String(err)}` }];
+      }
+      stream(res, items, String(body.model ?? 'gpt-5'));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    setScript: (s) => {
+      current = s;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Requests that are turns of the session, not Codex's side requests (a title, with a schema). */
+export function turnRequests(api: FakeResponsesApi): RecordedResponsesRequest[] {
+  return api.requests.filter((r) => Array.isArray(r.body.tools) && (r.body.tools as unknown[]).length > 0);
+}
+
+/** The developer-role texts of a request's input (where Codex puts hook context). */
+export function developerTexts(req: RecordedResponsesRequest): string[] {
+  const input = Array.isArray(req.body.input) ? (req.body.input as Record<string, unknown>[]) : [];
+  const out: string[] = [];
+  for (const item of input) {
+    if (item?.role !== 'developer' || !Array.isArray(item.content)) continue;
+    for (const part of item.content as Record<string, unknown>[])
+      if (typeof part?.text === 'string') out.push(part.text);
+  }
+  return out;
+}

@@ -12,12 +12,13 @@
 // Usage: node scripts/bench-versus.mjs --before ../other/packages/agentctx --before-node /usr/bin/node
 //          [--after-node PATH] [--sizes 10000,100000] [--rounds 15] [--mcp-calls 50] [--no-consolidate]
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { flag, opt } from './bench-args.mjs';
+import { median, timeProcess } from './bench-proc.mjs';
 import { BIN, benchEnv, LONG, prepareStore, SHORT } from './hook-bench-store.mjs';
 
 const beforePkg = opt('before', '');
@@ -34,35 +35,13 @@ const SIZES = opt('sizes', '10000,100000').split(',').map(Number);
 const ROUNDS = Number(opt('rounds', '15'));
 const MCP_CALLS = Number(opt('mcp-calls', '50'));
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const f1 = (x) => x.toFixed(1);
 
 function version(node) {
   return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
 }
 
-/** CPU ms of this process's finished children so far (Linux: /proc/self/stat, 10 ms ticks). */
-function childCpuMs() {
-  try {
-    const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-    return (Number(f[13]) + Number(f[14])) * 10;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-function time(node, args, input, env, cwd) {
-  const c0 = childCpuMs();
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(node, args, { input, env, cwd, encoding: 'utf8' });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.status !== 0) throw new Error(`${node} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { ms, cpu: childCpuMs() - c0, out: r.stdout };
-}
+const time = timeProcess;
 
 async function mcp(side, env, cwd) {
   const t0 = performance.now();

@@ -130,9 +130,11 @@ try {
         `| ${n} | ${side.name}: ${side.version} | ${f1(base)} | ${cell(s.start)} | ${cell(s.short)} | ${cell(s.long)} | ${f1(c.node / ROUNDS)} | ${cpuCell('start')} | ${cpuCell('short')} | ${cpuCell('long')} |`,
       );
     }
+    // MCP runs alternate between the sides, as the hook rounds do
+    const runs = SIDES.map(() => []);
+    for (let r = 0; r < 5; r++)
+      for (const [k, side] of SIDES.entries()) runs[k].push(await mcp(side, envs[k], repo));
     for (const [k, side] of SIDES.entries()) {
-      const runs = [];
-      for (let r = 0; r < 5; r++) runs.push(await mcp(side, envs[k], repo));
       let consolidate = '';
       if (!flag('no-consolidate')) {
         const h = join(dir, `s${n}`, `consolidate-${side.name}`);
@@ -141,7 +143,7 @@ try {
         consolidate = `${f1(r.ms)} (CPU ${f1(r.cpu)})`;
       }
       mcpRows.push(
-        `| ${n} | ${side.name}: ${side.version} | ${f1(median(runs.map((r) => r.spawnMs)))} | ${f1(median(runs.map((r) => r.callMs)))} | ${consolidate} |`,
+        `| ${n} | ${side.name}: ${side.version} | ${f1(median(runs[k].map((r) => r.spawnMs)))} | ${f1(median(runs[k].map((r) => r.callMs)))} | ${consolidate} |`,
       );
     }
   }

@@ -66,6 +66,20 @@ export const NOT_FREE_TEXT: Readonly<Record<string, readonly string[]>> = {
   session_shown: ['session_id', 'record_id', 'via', 'shown_at', 'verdict', 'evidence', 'judged_at'],
   record_usage: ['record_id', 'last_shown_at', 'last_used_at'],
   record_changes: ['epoch'],
+  // which backend each extraction used (migration 15): names, counts and agentctx's own reason
+  extraction_runs: [
+    'project_id',
+    'session_id',
+    'at',
+    'via',
+    'mode',
+    'configured',
+    'backend',
+    'model',
+    'reason',
+  ],
+  // a team block changed on both sides (migration 16): its key, the records' ids and their dates
+  team_conflicts: ['project_id', 'key', 'record_ids', 'dates', 'detected_at'],
 };
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;

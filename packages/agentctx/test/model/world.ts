@@ -145,15 +145,16 @@ export class World {
       env: this.env(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const url = await new Promise<string>((resolve, reject) => {
+    // the URL it prints carries the token every request needs (?token=…)
+    const [url, token] = await new Promise<[string, string]>((resolve, reject) => {
       let err = '';
       const timer = setTimeout(() => reject(new Error(`dashboard did not start: ${err}`)), 30_000);
       child.stderr?.on('data', (d: Buffer) => {
         err += d.toString('utf8');
-        const m = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(err);
+        const m = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=([A-Za-z0-9_-]+)/.exec(err);
         if (m) {
           clearTimeout(timer);
-          resolve(m[1]!);
+          resolve([m[1]!, m[2]!]);
         }
       });
       child.on('exit', (code) => {
@@ -161,9 +162,6 @@ export class World {
         reject(new Error(`dashboard exited ${code}: ${err}`));
       });
     });
-    const page = await (await fetch(`${url}/`)).text();
-    const token = /name="agentctx-token" content="([^"]+)"/.exec(page)?.[1];
-    if (!token) throw new Error('dashboard page carries no token');
     this.dashboard = { child, base: url, port: Number(url.split(':').pop()), token };
     return this.dashboard;
   }
@@ -178,7 +176,9 @@ export class World {
     const res = await fetch(`${d.base}/api${path}`, {
       method,
       headers:
-        method === 'POST' ? { 'content-type': 'application/json', 'x-agentctx-token': d.token } : undefined,
+        method === 'POST'
+          ? { 'content-type': 'application/json', 'x-agentctx-token': d.token }
+          : { 'x-agentctx-token': d.token },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();

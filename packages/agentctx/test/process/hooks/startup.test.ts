@@ -48,7 +48,7 @@ describe('the hook code cache', () => {
     expect(first.code).toBe(0);
     expect(first.context).toContain('Webhook retries use the shared queue');
     const files = cacheFiles();
-    // the prompt hook's own bundle (better-sqlite3's JavaScript inside), named for this install and Node
+    // the prompt hook's own bundle, named for this install and Node
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(
       new RegExp(`^hook-user-prompt-submit\\.cjs-[0-9a-f]{8}-\\d+-\\d+-${process.version}\\.v8$`),

@@ -53,7 +53,7 @@ function add(db: Db, title: string, body: string) {
 }
 
 describe('the FTS5 probe', () => {
-  it('reports FTS5 on better-sqlite3 and its absence on a connection without the module', () => {
+  it('reports FTS5 on node:sqlite and its absence on a connection without the module', () => {
     const a = new Database(':memory:');
     const b = new WITHOUT(':memory:');
     try {

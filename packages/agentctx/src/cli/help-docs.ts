@@ -204,7 +204,7 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
     group: 'everyday',
     line: 'walk what needs you: unconfirmed records, records whose files changed, near-duplicates, team-file changes',
     options: {
-      kind: 'only items of one kind: team, stale, duplicate or inferred',
+      kind: 'only items of one kind: conflict, team, stale, duplicate or inferred',
       limit: 'at most N items of each kind (default 50)',
       confirm: 'answer item KEY (or a record id): the record is still true / take in the team file',
       supersede: 'answer item KEY with a new version of the record (with --body and --rationale)',
@@ -213,6 +213,8 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
       body: 'with --supersede: the new text',
       rationale: 'with --supersede: why it changed',
       title: 'with --supersede: a new title',
+      choose: 'answer team conflict KEY (conflict:KEY): keep one of its versions (with --version)',
+      version: 'with --choose: the version to keep, by its number in the list (or a record id)',
     },
     examples: [
       'agentctx review',

@@ -381,6 +381,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (project_id, key)
   );
   `,
+  // 17: provenance (issue 30). Which coding agent's session wrote the record: 'claude-code',
+  // 'codex'. Every record written before agentctx served another agent came from Claude Code.
+  `
+  ALTER TABLE records ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude-code';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeDigest } from '../../src/core/digest/digest-file.js';
+import { readDigest, writeDigest } from '../../src/core/digest/digest-file.js';
 import { openDb } from '../../src/storage/open.js';
 import { readRetirementCounters } from '../../src/storage/retirement.js';
 import { gitRepo, waitFor } from '../support/claude.js';
@@ -155,9 +155,11 @@ describe.skipIf(!CODEX_BIN)('agentctx inside a real codex exec session', () => {
         try {
           return d
             .prepare(
-              `SELECT title, session_id FROM records WHERE project_id = ? AND type = 'bugfix' AND title LIKE ?`,
+              `SELECT title, session_id, agent FROM records WHERE project_id = ? AND type = 'bugfix' AND title LIKE ?`,
             )
-            .get(projectId, '%payments check exploded%') as { title: string; session_id: string } | undefined;
+            .get(projectId, '%payments check exploded%') as
+            | { title: string; session_id: string; agent: string }
+            | undefined;
         } finally {
           d.close();
         }
@@ -165,6 +167,7 @@ describe.skipIf(!CODEX_BIN)('agentctx inside a real codex exec session', () => {
       { timeoutMs: 20_000, what: 'the bugfix stub from PostToolUse' },
     );
     expect(stub.title).toMatch(/^Error: payments check exploded in codex e2e/);
+    expect(stub.agent).toBe('codex');
     const rollout = rolloutFiles(env.CODEX_HOME as string)[0]!;
     expect(rollout).toContain(stub.session_id);
   });
@@ -177,8 +180,12 @@ describe.skipIf(!CODEX_BIN)('agentctx inside a real codex exec session', () => {
         const d = openDb(join(dataHome, 'agentctx.db'), { readonly: true });
         try {
           return d
-            .prepare(`SELECT title, body, session_id FROM records WHERE project_id = ? AND type = 'handover'`)
-            .get(projectId) as { title: string; body: string; session_id: string } | undefined;
+            .prepare(
+              `SELECT id, title, body, session_id, agent FROM records WHERE project_id = ? AND type = 'handover'`,
+            )
+            .get(projectId) as
+            | { id: string; title: string; body: string; session_id: string; agent: string }
+            | undefined;
         } finally {
           d.close();
         }
@@ -189,6 +196,24 @@ describe.skipIf(!CODEX_BIN)('agentctx inside a real codex exec session', () => {
     // built by rules from the rollout: the developer's request and the assistant's last words
     expect(handover.body).toContain('ledger retries back off');
     expect(handover.body).toContain('retries back off exponentially; the payments check fails');
+    // provenance: written by Codex, and so shown by search --json and in the next digest
+    expect(handover.agent).toBe('codex');
+    const found = runJson<{ results: { id: string; agent: string }[] }>(
+      ['search', 'ledger retries', '--type', 'handover'],
+      {
+        cwd: repo,
+        env,
+      },
+    );
+    expect(found.json.results.find((r) => r.id === handover.id)?.agent).toBe('codex');
+    const digest = await waitFor(
+      () => {
+        const d = readDigest(join(dataHome, 'digests'), projectId);
+        return d?.text.includes('Task (Codex, ') ? d : null;
+      },
+      { timeoutMs: 30_000, what: 'the digest refreshed after the extraction' },
+    );
+    expect(digest.text).toMatch(/Task \(Codex, [^)]*\): /);
   });
 
   it('uninstall takes agentctx out of the next Codex session', async () => {

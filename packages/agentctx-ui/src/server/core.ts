@@ -3,7 +3,7 @@
  * imported from the sibling workspace's sources and bundled into dist/server.js by esbuild.
  * Nothing here re-implements search, supersession or drift.
  */
-export { type App, type AppOptions, createApp, type Env } from '../../../agentctx/src/app/context.js';
+export { type App, type AppOptions, createApp } from '../../../agentctx/src/app/context.js';
 export { foldJournals } from '../../../agentctx/src/app/journal.js';
 export type { ProjectRef } from '../../../agentctx/src/app/project.js';
 export { runTeamImport } from '../../../agentctx/src/app/team-import-run.js';
@@ -23,7 +23,7 @@ export { resetNamespace } from '../../../agentctx/src/core/records/reset.js';
 export type { RedactionReport } from '../../../agentctx/src/core/redaction/gate.js';
 export { search } from '../../../agentctx/src/core/retrieval/search.js';
 export { actOnItem, findItem } from '../../../agentctx/src/core/review/actions.js';
-export { type ReviewAction, type ReviewItem, reviewQueue } from '../../../agentctx/src/core/review/queue.js';
+export { type ReviewAction, reviewQueue } from '../../../agentctx/src/core/review/queue.js';
 export { readTeamFile, teamFilePath } from '../../../agentctx/src/core/team/team-io.js';
 export { parseTeamFile } from '../../../agentctx/src/core/team/team-parse.js';
 export type { Clock, IdGen } from '../../../agentctx/src/shared/clock.js';

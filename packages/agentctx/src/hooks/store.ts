@@ -34,7 +34,7 @@ function bundledDriver(): DatabaseCtor | null {
  * it or of an ancestor. A few existsSync calls instead of the module resolver (which also
  * reads package.json files on the way), about half a millisecond of every prompt.
  */
-export function findAddon(dir: string): string | null {
+function findAddon(dir: string): string | null {
   for (let d = dir; ; d = dirname(d)) {
     const p = join(d, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
     if (existsSync(p)) return p;

@@ -22,7 +22,7 @@ export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '202
 /** The revisions whose clients may send JSON-RPC batches (added in 2025-03-26, removed in 2025-06-18). */
 const BATCH_VERSIONS = new Set(['2025-03-26']);
 
-export interface TextContent {
+interface TextContent {
   type: 'text';
   text: string;
 }
@@ -55,7 +55,7 @@ type Message = Record<string, unknown>;
 export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
-export const INTERNAL_ERROR = -32603;
+const INTERNAL_ERROR = -32603;
 
 class RpcError extends Error {
   constructor(
@@ -66,7 +66,7 @@ class RpcError extends Error {
   }
 }
 
-export interface ProtocolOptions {
+interface ProtocolOptions {
   info: ServerInfo;
   tools: readonly ToolDef[];
   /** Writes one message, or one batch answer (an array); the caller serialises it. */
@@ -128,7 +128,7 @@ export function createProtocol(opts: ProtocolOptions): { handleLine(line: string
         opts.onToolResult?.(result);
         return result;
       }
-      case 'server/discover': // 2026-07-28's probe: this answer sends its client to `initialize`
+      // including `server/discover`, 2026-07-28's probe: this answer sends its client to `initialize`
       default:
         throw new RpcError(METHOD_NOT_FOUND, 'Method not found');
     }

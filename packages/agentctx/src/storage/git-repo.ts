@@ -12,7 +12,7 @@ const CONFIG_MAX_BYTES = 1024 * 1024;
 const PACKED_REFS_MAX_BYTES = 256 * 1024 * 1024;
 const SMALL_FILE_MAX_BYTES = 64 * 1024;
 
-export interface RepoInfo {
+interface RepoInfo {
   /** Absolute path of the work tree's top folder (or of the folder itself when not in a repo). */
   root: string;
   /** The `origin` remote URL as written in the git config, or null. */

@@ -3,12 +3,12 @@ import { AgentctxError, errorMessage } from '../shared/errors.js';
 import { buildMatchExpression, type QueryTerm, termKey } from './fts-query.js';
 
 /** One indexed passage of a scratch index. */
-export interface ScratchDoc {
+interface ScratchDoc {
   key: number;
   text: string;
 }
 
-export interface ScratchHit {
+interface ScratchHit {
   key: number;
   /** -bm25: higher is better. */
   rank: number;

@@ -21,11 +21,7 @@ import type { Confidence, ContextRecord, RecordType } from '../../shared/types.j
  * give the same scores and a rerun writes nothing.
  */
 
-export const NEVER_DECAY: ReadonlySet<RecordType> = new Set<RecordType>([
-  'decision',
-  'convention',
-  'profile',
-]);
+const NEVER_DECAY: ReadonlySet<RecordType> = new Set<RecordType>(['decision', 'convention', 'profile']);
 
 const RELEVANCE: Partial<Record<RecordType, number>> = {
   preference: 1.0,
@@ -96,7 +92,7 @@ export function computeScore(r: ScoreInput, now: Date): number | null {
   return Math.round(relevance * access * recency * weight * usage * 10_000) / 10_000;
 }
 
-export interface ScoreChange {
+interface ScoreChange {
   id: string;
   score: number;
 }

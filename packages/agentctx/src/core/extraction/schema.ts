@@ -13,7 +13,7 @@ const confidence = z
   .describe('explicit: the developer said or chose it directly. inferred: a pattern you observed.');
 const text = z.string().trim().min(1);
 
-export const decisionSchema = z.object({
+const decisionSchema = z.object({
   what: text.describe('The choice, stated on its own (one or two sentences).'),
   rationale: z.string().trim().default('').describe('Why, as the developer gave it; empty if not given.'),
   supersedes: z
@@ -25,7 +25,7 @@ export const decisionSchema = z.object({
     .describe('Id of a listed existing record this decision replaces, else null.'),
   confidence,
 });
-export const preferenceSchema = z.object({
+const preferenceSchema = z.object({
   category: z.enum(['style', 'tooling', 'process', 'naming']),
   rule: text.describe('The preference as a rule, e.g. "Use pnpm, never npm".'),
   confidence,
@@ -33,12 +33,12 @@ export const preferenceSchema = z.object({
     .enum(['project', 'global'])
     .describe('global only when the developer says it holds for all their work.'),
 });
-export const conventionSchema = z.object({
+const conventionSchema = z.object({
   scope: z.enum(['file', 'module', 'project']),
   convention: text,
   confidence,
 });
-export const gotchaSchema = z.object({ pattern: text, why_it_matters: z.string().trim().default('') });
+const gotchaSchema = z.object({ pattern: text, why_it_matters: z.string().trim().default('') });
 // overwrite, not transform: the type stays an array of strings, so it has a JSON schema
 const stringList = z
   .array(z.string())
@@ -57,11 +57,11 @@ const reinforcementEntrySchema = z.object({
  * prompt asks the model to skip facts a listed record already holds, so a re-sighting comes back
  * by id. A bare id string is taken as an inferred sighting.
  */
-export const reinforcementSchema = z.union([
+const reinforcementSchema = z.union([
   reinforcementEntrySchema,
   text.transform((id) => ({ id, confidence: 'inferred' as const })),
 ]);
-export const activeWorkSchema = z
+const activeWorkSchema = z
   .object({
     current_task: z.string().trim().default(''),
     blockers: stringList,
@@ -98,10 +98,10 @@ export const extractionAnswerSchema = z.object({
   flush_ok: z.boolean().describe('true when the session was trivial and nothing should be recorded.'),
 });
 
-export type Decision = z.infer<typeof decisionSchema>;
-export type Preference = z.infer<typeof preferenceSchema>;
-export type Convention = z.infer<typeof conventionSchema>;
-export type Gotcha = z.infer<typeof gotchaSchema>;
+type Decision = z.infer<typeof decisionSchema>;
+type Preference = z.infer<typeof preferenceSchema>;
+type Convention = z.infer<typeof conventionSchema>;
+type Gotcha = z.infer<typeof gotchaSchema>;
 export type ActiveWork = z.infer<typeof activeWorkSchema>;
 export type Reinforcement = z.infer<typeof reinforcementSchema>;
 

@@ -17,7 +17,7 @@ import { type Redact, redactSecrets } from '../redaction/redact.js';
  * Markdown view under `~/.agentctx/profile/` (derived; regenerated on every export).
  */
 
-export interface ProfileEntry {
+interface ProfileEntry {
   id: string;
   type: string;
   title: string;
@@ -109,7 +109,7 @@ const HEADINGS: Record<string, string> = {
 };
 
 /** The profile as Markdown: what the developer is like, with how sure agentctx is of each line. */
-export function profileMarkdown(entries: readonly ProfileEntry[], now: Date): string {
+function profileMarkdown(entries: readonly ProfileEntry[], now: Date): string {
   const parts = [
     '# Developer profile (agentctx)',
     '',

@@ -4,7 +4,7 @@ import { countByType } from '../../storage/records-repo.js';
 import { LIST_SEPARATOR, PROFILE_KEYS, type ProfileKey, profileKeyOfTitle } from './profile-keys.js';
 
 /** The `ctx_project` result (SPEC §5), assembled from stored `profile` records. */
-export interface ProjectProfile {
+interface ProjectProfile {
   name: string;
   project_id: string;
   stack: string[];

@@ -12,14 +12,14 @@ import type { ReviewAction, ReviewItem } from './queue.js';
  * team-file change → `agentctx team import --yes` (the caller supplies it: it refreshes the digest).
  */
 
-export interface ActDeps {
+interface ActDeps {
   records: RecordsDeps;
   projectRoot: string;
   /** Takes in the team file, closing removed blocks (the developer answered for them). */
   teamImport?: () => Promise<unknown>;
 }
 
-export interface ActInput {
+interface ActInput {
   body?: string;
   rationale?: string;
   title?: string;

@@ -6,10 +6,9 @@ import { fakeRepo, tempDir } from '../../support/tmp.js';
 
 /**
  * The SDK's negotiating client (`@modelcontextprotocol/client`, which carries the 2026-07-28
- * revision): with `versionNegotiation: 'auto'` it first asks `server/discover` and falls back to
- * `initialize` when the server answers -32601. The built `agentctx mcp` speaks the 2025
- * revisions, so the probe must end in that fallback, quickly (an answer, not the probe's
- * timeout), and the session must then work as any other.
+ * revision) against the built `agentctx mcp`: with `versionNegotiation: 'auto'` it asks
+ * `server/discover` first and, offered 2026-07-28, speaks it (no `initialize`, the version in
+ * each request's `_meta`); pinned to it, the same; by default it still uses `initialize`.
  */
 
 let t: ReturnType<typeof tempDir>;
@@ -41,8 +40,18 @@ function transport(): StdioClientTransport {
   });
 }
 
+async function exercise(client: Client): Promise<void> {
+  expect(client.getServerCapabilities()).toEqual({ tools: {} });
+  const tools = await client.listTools();
+  expect(tools.tools.map((x) => x.name)).toContain('ctx_search');
+  const res = await client.callTool({ name: 'ctx_search', arguments: { query: 'ledger' } });
+  expect(JSON.stringify(res.content)).toContain('Ledger');
+  // an unknown tool is a protocol error, which the client raises
+  await expect(client.callTool({ name: 'ctx_nope', arguments: {} })).rejects.toThrow(/Unknown tool: ctx_nope/);
+}
+
 describe('protocol negotiation with the SDK client of the 2026-07-28 revision', () => {
-  it('probes with server/discover, falls back to initialize on -32601, then works', async () => {
+  it('auto: probes with server/discover and speaks 2026-07-28 (no initialize), tools and all', async () => {
     const client = new Client(
       { name: 'agentctx-test', version: '0.0.0' },
       { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 30_000 } } },
@@ -50,30 +59,39 @@ describe('protocol negotiation with the SDK client of the 2026-07-28 revision', 
     const started = Date.now();
     await client.connect(transport());
     try {
-      // a silent server would only fall back after the 30 s probe timeout
+      // an answer, not the probe's timeout
       expect(Date.now() - started).toBeLessThan(15_000);
-      expect(client.getProtocolEra()).toBe('legacy');
-      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
-      expect(client.getServerCapabilities()).toEqual({ tools: {} });
-      const tools = await client.listTools();
-      expect(tools.tools.map((x) => x.name)).toContain('ctx_search');
-      const res = await client.callTool({ name: 'ctx_search', arguments: { query: 'ledger' } });
-      expect(JSON.stringify(res.content)).toContain('Ledger');
-      // an unknown tool is a protocol error, which the client raises
-      await expect(client.callTool({ name: 'ctx_nope', arguments: {} })).rejects.toThrow(
-        /Unknown tool: ctx_nope/,
-      );
+      expect(client.getProtocolEra()).toBe('modern');
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      await exercise(client);
     } finally {
       await client.close();
     }
   }, 60_000);
 
-  it('a client pinned to 2026-07-28 alone is refused loudly, not half served', async () => {
+  it('pinned to 2026-07-28: served the same', async () => {
     const client = new Client(
       { name: 'agentctx-test', version: '0.0.0' },
       { versionNegotiation: { mode: { pin: '2026-07-28' }, probe: { timeoutMs: 30_000 } } },
     );
-    await expect(client.connect(transport())).rejects.toThrow();
-    await client.close().catch(() => undefined);
+    await client.connect(transport());
+    try {
+      expect(client.getProtocolEra()).toBe('modern');
+      await exercise(client);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('legacy (the default): initialize, 2025-11-25, as before', async () => {
+    const client = new Client({ name: 'agentctx-test', version: '0.0.0' });
+    await client.connect(transport());
+    try {
+      expect(client.getProtocolEra()).toBe('legacy');
+      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      await exercise(client);
+    } finally {
+      await client.close();
+    }
   }, 60_000);
 });

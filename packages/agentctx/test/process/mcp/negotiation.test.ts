@@ -47,51 +47,48 @@ async function exercise(client: Client): Promise<void> {
   const res = await client.callTool({ name: 'ctx_search', arguments: { query: 'ledger' } });
   expect(JSON.stringify(res.content)).toContain('Ledger');
   // an unknown tool is a protocol error, which the client raises
-  await expect(client.callTool({ name: 'ctx_nope', arguments: {} })).rejects.toThrow(/Unknown tool: ctx_nope/);
+  await expect(client.callTool({ name: 'ctx_nope', arguments: {} })).rejects.toThrow(
+    /Unknown tool: ctx_nope/,
+  );
+}
+
+/**
+ * Connect the SDK client with `mode` (none: its default, `initialize`), check the era and version
+ * it settled on, then use the tools; how long connecting took is returned.
+ */
+async function session(
+  mode: 'auto' | { pin: string } | undefined,
+  era: string,
+  version: string,
+): Promise<number> {
+  const client = new Client(
+    { name: 'agentctx-test', version: '0.0.0' },
+    mode ? { versionNegotiation: { mode, probe: { timeoutMs: 30_000 } } } : {},
+  );
+  const started = Date.now();
+  await client.connect(transport());
+  const took = Date.now() - started;
+  try {
+    expect(client.getProtocolEra()).toBe(era);
+    expect(client.getNegotiatedProtocolVersion()).toBe(version);
+    await exercise(client);
+  } finally {
+    await client.close();
+  }
+  return took;
 }
 
 describe('protocol negotiation with the SDK client of the 2026-07-28 revision', () => {
   it('auto: probes with server/discover and speaks 2026-07-28 (no initialize), tools and all', async () => {
-    const client = new Client(
-      { name: 'agentctx-test', version: '0.0.0' },
-      { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 30_000 } } },
-    );
-    const started = Date.now();
-    await client.connect(transport());
-    try {
-      // an answer, not the probe's timeout
-      expect(Date.now() - started).toBeLessThan(15_000);
-      expect(client.getProtocolEra()).toBe('modern');
-      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
-      await exercise(client);
-    } finally {
-      await client.close();
-    }
+    // an answer, not the probe's 30 s timeout
+    expect(await session('auto', 'modern', '2026-07-28')).toBeLessThan(15_000);
   }, 60_000);
 
   it('pinned to 2026-07-28: served the same', async () => {
-    const client = new Client(
-      { name: 'agentctx-test', version: '0.0.0' },
-      { versionNegotiation: { mode: { pin: '2026-07-28' }, probe: { timeoutMs: 30_000 } } },
-    );
-    await client.connect(transport());
-    try {
-      expect(client.getProtocolEra()).toBe('modern');
-      await exercise(client);
-    } finally {
-      await client.close();
-    }
+    await session({ pin: '2026-07-28' }, 'modern', '2026-07-28');
   }, 60_000);
 
   it('legacy (the default): initialize, 2025-11-25, as before', async () => {
-    const client = new Client({ name: 'agentctx-test', version: '0.0.0' });
-    await client.connect(transport());
-    try {
-      expect(client.getProtocolEra()).toBe('legacy');
-      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
-      await exercise(client);
-    } finally {
-      await client.close();
-    }
+    await session(undefined, 'legacy', '2025-11-25');
   }, 60_000);
 });

@@ -4,7 +4,7 @@ import type { MiddlewareHandler } from 'hono';
  * The largest request body the dashboard reads: 64 KiB. Its biggest write, a record edit with a
  * 2,000-character body of 4-byte characters escaped as `\uXXXX` pairs, is about 26 KB.
  */
-export const BODY_LIMIT_BYTES = 64 * 1024;
+const BODY_LIMIT_BYTES = 64 * 1024;
 
 function tooLarge(limit: number): Response {
   const message = `the request body is larger than ${Math.round(limit / 1024)} KiB`;

@@ -1,6 +1,6 @@
 import { type Db, listRecords, namespacesOf, nodeValue } from './core.js';
 
-export interface GraphNode {
+interface GraphNode {
   id: string;
   kind: 'record' | 'file';
   label: string;
@@ -10,7 +10,7 @@ export interface GraphNode {
   confidence?: string;
 }
 
-export interface GraphLink {
+interface GraphLink {
   source: string;
   target: string;
   kind: 'supersedes' | 'file';

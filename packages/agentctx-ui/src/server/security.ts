@@ -8,7 +8,7 @@ export const TOKEN_PARAM = 'token';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Host headers this server answers to: the loopback names with its own port (DNS rebinding). */
-export function allowedHosts(port: number): string[] {
+function allowedHosts(port: number): string[] {
   return [`127.0.0.1:${port}`, `localhost:${port}`];
 }
 

@@ -13,9 +13,9 @@ const TYPES: Record<string, string> = {
 };
 
 /** Where the start-up token goes in the page: its meta tag (read by the API client, no inline script) and its asset URLs. */
-export const TOKEN_PLACEHOLDER = '__AGENTCTX_TOKEN__';
+const TOKEN_PLACEHOLDER = '__AGENTCTX_TOKEN__';
 
-export const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",

@@ -32,10 +32,6 @@ export function int(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-export function shortId(id: string): string {
-  return id.length > 14 ? `${id.slice(0, 12)}…` : id;
-}
-
 /** One colour per record type (graph and badges share it). */
 export const TYPE_COLOURS: Record<string, string> = {
   decision: '#4f6bed',

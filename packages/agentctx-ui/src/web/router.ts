@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 
-export const VIEWS = ['projects', 'records', 'review', 'graph', 'profile', 'sessions', 'sync'] as const;
+const VIEWS = ['projects', 'records', 'review', 'graph', 'profile', 'sessions', 'sync'] as const;
 export type View = (typeof VIEWS)[number];
 
 export interface Route {
@@ -11,7 +11,7 @@ export interface Route {
 }
 
 /** `#/records/01J…?p=<project>&q=…` → a route. Unknown views fall back to records. */
-export function parseHash(hash: string): Route {
+function parseHash(hash: string): Route {
   const raw = hash.replace(/^#\/?/, '');
   const [path = '', query = ''] = raw.split('?');
   const [view = '', id] = path.split('/');

@@ -6,7 +6,7 @@ import type { ContextRecord } from './types.js';
  * valid from its `valid_from` until its successor's `valid_from`, or until `superseded_at` when
  * it was closed without one (the rule of `agentctx search --as-of`).
  */
-export interface TimelineEntry {
+interface TimelineEntry {
   id: string;
   title: string;
   from: string;

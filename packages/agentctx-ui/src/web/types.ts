@@ -2,7 +2,7 @@ import type { ContextRecord, DriftReport } from '../server/core.js';
 import type { GraphData } from '../server/graph-data.js';
 import type { ProjectSummary } from '../server/projects.js';
 
-export type { ContextRecord, DriftReport, GraphData, ProjectSummary };
+export type { ContextRecord, GraphData, ProjectSummary };
 
 export interface Meta {
   version: string;
@@ -12,7 +12,7 @@ export interface Meta {
   token_header: string;
 }
 
-export type ListedRecord = ContextRecord & { match?: { score: number; coverage: number }; stale?: string };
+type ListedRecord = ContextRecord & { match?: { score: number; coverage: number }; stale?: string };
 
 export interface RecordsAnswer {
   query: string | null;
@@ -45,7 +45,7 @@ export interface ReviewAnswer {
 }
 
 /** Of a session's injected tokens: those on shown records, those on records it used (judged after it). */
-export interface SessionUsage {
+interface SessionUsage {
   tokens_on_records: number;
   tokens_used: number;
   tokens_not_judged: number;

@@ -77,7 +77,7 @@ export function saveConfig(path: string, config: Config): void {
 }
 
 /** Settable keys: dotted path → how to parse a string value. */
-export const CONFIG_KEYS: Record<string, (raw: string) => unknown> = {
+const CONFIG_KEYS: Record<string, (raw: string) => unknown> = {
   'llm.enabled': parseBool,
   'llm.backend': (raw) => oneOf(raw, ['auto', 'api', 'claude-cli', 'off']),
   'llm.model': (raw) => {

@@ -16,7 +16,7 @@ export interface IncognitoState {
   session: string | null;
 }
 
-export function incognitoPath(paths: Paths): string {
+function incognitoPath(paths: Paths): string {
   return join(paths.home, 'incognito.json');
 }
 
@@ -50,7 +50,7 @@ export function clearIncognito(paths: Paths): boolean {
 }
 
 /** What a hook needs to know of its event. */
-export interface IncognitoEvent {
+interface IncognitoEvent {
   kind: string;
   sessionId: string;
 }

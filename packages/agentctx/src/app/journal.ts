@@ -7,7 +7,7 @@ import { appendLog } from './log.js';
 import type { Paths } from './paths.js';
 
 /** Days a fully folded journal file is kept after its last write (consolidation removes it). */
-export const JOURNAL_RETENTION_DAYS = 7;
+const JOURNAL_RETENTION_DAYS = 7;
 
 /**
  * Fold every session journal into the store: before token counts are read (status, the

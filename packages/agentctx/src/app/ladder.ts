@@ -24,7 +24,7 @@ import { TRANSFORMERS } from './semantic-runtime.js';
 
 export type RungMarker = 'no-vectors' | 'no-llm' | 'like-search';
 
-export interface RungState {
+interface RungState {
   rung: 2 | 3 | 4;
   marker: RungMarker;
   reason: string;

@@ -5,7 +5,7 @@ import { AgentctxError } from '../shared/errors.js';
 import { processAlive } from '../storage/process-alive.js';
 import { readRegularFile } from '../storage/regular-file.js';
 
-export interface Lock {
+interface Lock {
   release: () => void;
 }
 

@@ -7,7 +7,7 @@ import { emptyReport, mergeReports, type RedactionReport, redactText } from '../
 import { scrubTextFile } from '../core/redaction/scrub-files.js';
 import type { App } from './context.js';
 
-export interface DigestScrubReport {
+interface DigestScrubReport {
   rewritten: number;
   removed: number;
   secrets: RedactionReport;

@@ -80,7 +80,7 @@ export function packageInstalled(name: string, dir?: string): boolean {
 /** Why the layer is keyword-only when transformers.js is missing, with the way to get it. */
 export const NO_RUNTIME = `${TRANSFORMERS} is not installed (agentctx init --semantic installs it)`;
 
-export interface SemanticState {
+interface SemanticState {
   /** What `status` and `consolidate` report. */
   embeddings: 'on' | 'off';
   reason?: string;

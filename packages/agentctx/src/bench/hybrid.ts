@@ -18,7 +18,7 @@ import { loadDataset } from './run.js';
  * engine alone and through the hybrid re-rank (core/hybrid.ts), in one run over one store.
  */
 
-export interface HybridReport {
+interface HybridReport {
   dataset: string;
   model: string;
   store: string;

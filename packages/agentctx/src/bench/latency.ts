@@ -63,7 +63,7 @@ function fill(db: Db, n: number, word: () => string, rand: () => number): void {
   tx();
 }
 
-export interface LatencyReport {
+interface LatencyReport {
   records: number;
   promptWords: number;
   medianMs: number;

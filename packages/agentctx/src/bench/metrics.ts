@@ -7,7 +7,7 @@ export interface Metrics {
   mrr: number;
 }
 
-export const METRIC_KEYS: readonly (keyof Metrics)[] = ['r3', 'r5', 'r10', 'ndcg10', 'mrr'];
+const METRIC_KEYS: readonly (keyof Metrics)[] = ['r3', 'r5', 'r10', 'ndcg10', 'mrr'];
 
 function recallAt(ranked: readonly string[], relevant: ReadonlySet<string>, k: number): number {
   let hit = 0;

@@ -10,7 +10,7 @@ import type { BenchDataset } from './dataset.js';
 import { type HookMetrics, type HookOutcome, hookOutcome, meanHookMetrics } from './hook-path.js';
 import { type Metrics, meanMetrics, scoreQuery } from './metrics.js';
 
-export interface CategoryReport {
+interface CategoryReport {
   queries: number;
   hook: HookMetrics;
   engine: Metrics;
@@ -19,7 +19,7 @@ export interface CategoryReport {
   baseline: Metrics;
 }
 
-export interface BenchReport {
+interface BenchReport {
   dataset: string;
   records: number;
   queries: number;
@@ -89,7 +89,7 @@ export function loadDataset(db: Db, data: BenchDataset): Date {
 }
 
 /** Engine options a run may set: the prompt hook's own candidate count and postings budget. */
-export type EngineSettings = Pick<SearchOptions, 'candidates' | 'postingsBudget'>;
+type EngineSettings = Pick<SearchOptions, 'candidates' | 'postingsBudget'>;
 
 /** Run every query through the engine (`search`, as the prompt hook does) and the plain baseline. */
 export function runBench(data: BenchDataset, tuning: EngineSettings = {}): BenchReport {

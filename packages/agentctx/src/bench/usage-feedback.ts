@@ -22,7 +22,7 @@ import { loadDataset } from './run.js';
  * scores consolidation computes without any usage evidence, then with it.
  */
 
-export interface FeedbackReport {
+interface FeedbackReport {
   dataset: string;
   feedbackQueries: number;
   heldOutQueries: number;

@@ -9,7 +9,7 @@ import { markdownFiles } from './auto-memory.js';
  * redaction gate sees it before anything is stored.
  */
 
-export interface MemoryNote {
+interface MemoryNote {
   /** The file the note came from (a topic file names one note; MEMORY.md many). */
   file: string;
   /** Claude Code's note type, when the frontmatter gives one: user, feedback, project, reference. */
@@ -19,7 +19,7 @@ export interface MemoryNote {
   body: string;
 }
 
-export interface MemoryRead {
+interface MemoryRead {
   notes: MemoryNote[];
   files: string[];
   /** Files that could not be read (not regular, too large, unreadable). */
@@ -37,7 +37,7 @@ function unquote(v: string): string {
 }
 
 /** Split a `---` frontmatter off; its `key: value` lines, nested keys flattened to their last part. */
-export function splitFrontmatter(text: string): { meta: Record<string, string>; body: string } {
+function splitFrontmatter(text: string): { meta: Record<string, string>; body: string } {
   const src = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
   const m = /^---\n([\s\S]*?)\n---[ \t]*(?:\n|$)/.exec(src);
   if (!m) return { meta: {}, body: src.trim() };

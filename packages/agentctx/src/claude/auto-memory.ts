@@ -19,7 +19,7 @@ import { claudeConfigDir, parseSettings, projectSettingsPath } from './settings-
 type Env = Record<string, string | undefined>;
 
 /** Claude Code's folder name for a project directory. */
-export function claudeProjectSlug(dir: string): string {
+function claudeProjectSlug(dir: string): string {
   return dir.replace(/[^A-Za-z0-9]/g, '-');
 }
 
@@ -38,7 +38,7 @@ function truthy(v: string | undefined): boolean {
   return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 }
 
-export interface AutoMemoryState {
+interface AutoMemoryState {
   /** Whether Claude Code writes and loads auto-memory for this project. */
   enabled: boolean;
   /** What decided it: the default, the environment, or the settings file that set it. */

@@ -48,7 +48,7 @@ function forget(file: string | undefined, path: string): void {
   writeState(file, state);
 }
 
-export interface InstallOptions {
+interface InstallOptions {
   env: Env;
   /** Where to remember containers init found empty (`~/.agentctx/install-state.json`). */
   stateFile?: string;
@@ -58,7 +58,7 @@ export interface InstallOptions {
   useClaudeCli: boolean;
 }
 
-export interface FileChange {
+interface FileChange {
   path: string;
   changed: boolean;
   added: string[];
@@ -66,7 +66,7 @@ export interface FileChange {
   removed: string[];
 }
 
-export interface McpChange extends FileChange {
+interface McpChange extends FileChange {
   method: 'file' | 'claude-cli' | 'none';
   note?: string;
 }
@@ -84,7 +84,7 @@ function readOrNull(path: string): string | null {
  * Write a user file atomically, keeping its permissions, and writing through a symlink (dotfile
  * managers link settings files) rather than replacing the link.
  */
-export function writeUserFile(path: string, text: string, newMode = 0o600): void {
+function writeUserFile(path: string, text: string, newMode = 0o600): void {
   let target = path;
   let mode = newMode;
   try {
@@ -100,7 +100,7 @@ function change(path: string, plan: SettingsPlan): FileChange {
   return { path, changed: plan.changed, added: plan.added, updated: plan.updated, removed: plan.removed };
 }
 
-export function settingsPathFor(opts: { env: Env; projectRoot?: string | null }): string {
+function settingsPathFor(opts: { env: Env; projectRoot?: string | null }): string {
   return opts.projectRoot ? projectSettingsPath(opts.projectRoot) : userSettingsPath(opts.env);
 }
 
@@ -142,7 +142,7 @@ export function installIntoClaude(opts: InstallOptions): InstallReport {
   return { settings: change(settingsPath, hooksPlan), mcp };
 }
 
-export interface UninstallOptions {
+interface UninstallOptions {
   env: Env;
   stateFile?: string;
   projectRoot?: string | null;

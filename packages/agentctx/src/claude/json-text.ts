@@ -22,14 +22,14 @@ export interface JsonArray {
   items: JsonNode[];
 }
 
-export interface JsonScalar {
+interface JsonScalar {
   kind: 'scalar';
   start: number;
   end: number;
   value: string | number | boolean | null;
 }
 
-export interface JsonProp {
+interface JsonProp {
   key: string;
   /** Offset of the key's opening quote: the start of the member. */
   start: number;
@@ -175,12 +175,12 @@ export function getProp(obj: JsonObject, key: string): JsonProp | undefined {
 }
 
 /** Formatting conventions of a document, so inserted text looks like its neighbours. */
-export interface Style {
+interface Style {
   indent: string;
   eol: string;
 }
 
-export function detectStyle(text: string): Style {
+function detectStyle(text: string): Style {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const m = /\n([ \t]+)["{[\]}]/.exec(text);
   return { indent: m?.[1] ?? '  ', eol };
@@ -209,7 +209,7 @@ function render(value: unknown, style: Style, baseIndent: string, multiline: boo
   return JSON.stringify(value, null, style.indent).split('\n').join(`${style.eol}${baseIndent}`);
 }
 
-export interface Edit {
+interface Edit {
   start: number;
   end: number;
   text: string;

@@ -16,7 +16,7 @@ import { parseSettings, type SettingsPlan } from './settings-file.js';
 
 type Env = Record<string, string | undefined>;
 
-export const MCP_SERVER_NAME = 'agentctx';
+const MCP_SERVER_NAME = 'agentctx';
 
 /** The user-scope registration agentctx wants in `~/.claude.json`. */
 export const MCP_ENTRY = { type: 'stdio', command: 'agentctx', args: ['mcp'] } as const;
@@ -32,7 +32,7 @@ export function claudeJsonPath(env: Env): string {
 }
 
 /** Is an existing `mcpServers.agentctx` value already what we want? (`claude mcp add` adds `env: {}`.) */
-export function isOurMcpEntry(value: unknown): boolean {
+function isOurMcpEntry(value: unknown): boolean {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
   const v = value as Record<string, unknown>;
   const envOk =

@@ -41,14 +41,14 @@ export function pluginHooks(specs: readonly HookSpec[] = HOOK_SPECS): Record<str
 }
 
 /** `.mcp.json`: the MCP server, started through the same launcher. */
-export function pluginMcp(): Record<string, unknown> {
+function pluginMcp(): Record<string, unknown> {
   return {
     mcpServers: { agentctx: { command: `\${CLAUDE_PLUGIN_ROOT}/${PLUGIN_LAUNCHER}`, args: ['mcp'] } },
   };
 }
 
 /** A generated file's exact text. */
-export function renderJson(value: unknown): string {
+function renderJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 

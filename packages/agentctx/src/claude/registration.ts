@@ -15,9 +15,9 @@ import { parseSettings, projectSettingsPath, userSettingsPath } from './settings
 
 type Env = Record<string, string | undefined>;
 
-export type ActiveRegistration = 'plugin' | 'init' | 'both' | 'none';
+type ActiveRegistration = 'plugin' | 'init' | 'both' | 'none';
 
-export interface Registration {
+interface Registration {
   /** Enabled plugin ids (`agentctx@<marketplace>`) and the settings file enabling each. */
   plugin: { id: string; path: string }[];
   /** Settings files holding `agentctx hook …` entries, with their events. */
@@ -45,7 +45,7 @@ function readOrNull(path: string): string | null {
 }
 
 /** `agentctx@…` ids under `enabledPlugins` in one settings text, with their true/false. */
-export function agentctxPluginFlags(text: string | null, path: string): Record<string, boolean> {
+function agentctxPluginFlags(text: string | null, path: string): Record<string, boolean> {
   const out: Record<string, boolean> = {};
   if (text === null) return out;
   const { root } = parseSettings(text, path);

@@ -34,9 +34,9 @@ export const HOOK_SPECS: readonly HookSpec[] = [
 ];
 
 /** Every command agentctx writes starts with this; nothing else in a settings file does. */
-export const OUR_COMMAND_PREFIX = 'agentctx hook ';
+const OUR_COMMAND_PREFIX = 'agentctx hook ';
 
-export function isOurCommand(command: unknown): boolean {
+function isOurCommand(command: unknown): boolean {
   return typeof command === 'string' && command.trim().startsWith(OUR_COMMAND_PREFIX);
 }
 
@@ -60,7 +60,7 @@ export function hookGroup(spec: HookSpec): Record<string, unknown> {
     : { matcher: spec.matcher, hooks: [hookEntry(spec)] };
 }
 
-export interface OurEntry {
+interface OurEntry {
   group: number;
   entry: number;
   /** The whole group holds nothing but our entries. */

@@ -92,7 +92,7 @@ function removeOursFromEvent(
  * Containers (by dotted path) that exist and are empty before init fills them, with their
  * exact inner text: uninstall restores them instead of deleting them.
  */
-export type EmptyContainers = Record<string, string>;
+type EmptyContainers = Record<string, string>;
 
 function innerText(text: string, node: JsonNode): string {
   return text.slice(node.start + 1, node.end - 1);

@@ -87,7 +87,7 @@ function ownTranscriptTask(transcriptPath: string, sessionId: string, agentId: s
   return '';
 }
 
-export interface TaskLookup {
+interface TaskLookup {
   text: string;
   /**
    * Where it was found: the launch result naming the agent, the agent's own transcript, the one
@@ -136,7 +136,7 @@ export function lookUpTask(transcriptPath: string, sessionId: string, agentId: s
 }
 
 /** How long the hook waits for Claude Code to write the task down (it buffers transcript writes). */
-export const TASK_WAIT_MS = 1000;
+const TASK_WAIT_MS = 1000;
 const POLL_MS = 25;
 
 /**

@@ -50,7 +50,7 @@ function stripReminders(text: string): string {
 }
 
 /** The record ids in an MCP result's text: the values of its "id" fields. */
-export function idsInResult(text: string): string[] {
+function idsInResult(text: string): string[] {
   const out = new Set<string>();
   for (const m of text.matchAll(/"id"\s*:\s*"([^"\\]{1,100})"/g)) out.add(m[1]!);
   return [...out];
@@ -67,7 +67,7 @@ interface Pending {
  * lines a parent transcript may hold ('sidechain'), or every line of a subagent's own
  * transcript ('subagent'). In the last two the user text is the subagent's task.
  */
-export type TranscriptSide = 'main' | 'sidechain' | 'subagent';
+type TranscriptSide = 'main' | 'sidechain' | 'subagent';
 
 /** Parse transcript text into usage events, in order. Garbage lines are skipped. */
 export function parseUsageEvents(text: string, side: TranscriptSide = 'main'): UsageEvent[] {

@@ -17,7 +17,7 @@ export type TranscriptEvent =
   | { kind: 'tool_result'; toolUseId: string; summary: string; isError: boolean; at?: string }
   | { kind: 'compact_summary'; text: string; at?: string };
 
-export interface TranscriptRead {
+interface TranscriptRead {
   events: TranscriptEvent[];
   /** Byte offset just past the last complete line read: where the next read starts. */
   endOffset: number;
@@ -65,7 +65,7 @@ function filesOf(name: string, input: Json): string[] {
 }
 
 /** What a tool call did, in one short line: the command, the file, the pattern. */
-export function summariseToolInput(name: string, input: unknown): string {
+function summariseToolInput(name: string, input: unknown): string {
   if (!isObject(input)) return '';
   for (const key of ['command', ...FILE_KEYS, 'pattern', 'url', 'query', 'description', 'prompt']) {
     const v = input[key];
@@ -90,8 +90,8 @@ function toolResultSummary(block: Json, extra: unknown): { summary: string; isEr
   return { summary: summary || '(no output)', isError };
 }
 
-/** Parse one transcript line into zero or more events. Exported for tests. */
-export function eventsOfLine(obj: Json): TranscriptEvent[] {
+/** Parse one transcript line into zero or more events. */
+function eventsOfLine(obj: Json): TranscriptEvent[] {
   const at = typeof obj.timestamp === 'string' ? obj.timestamp : undefined;
   const msg = isObject(obj.message) ? obj.message : undefined;
   if (!msg) return [];
@@ -153,7 +153,7 @@ export function eventsOfLine(obj: Json): TranscriptEvent[] {
 }
 
 /** Parse transcript text (whole lines). */
-export function parseTranscriptText(text: string): Omit<TranscriptRead, 'endOffset'> {
+function parseTranscriptText(text: string): Omit<TranscriptRead, 'endOffset'> {
   const events: TranscriptEvent[] = [];
   let garbage = 0;
   let sidechain = 0;

@@ -13,7 +13,7 @@ export const GROUP_TITLES: Record<Group, string> = {
   maintenance: 'Maintenance (mostly run for you by the hooks)',
 };
 
-export interface CommandDoc {
+interface CommandDoc {
   group: Group;
   /** One line for the command list. */
   line: string;

@@ -8,7 +8,7 @@ import { VERSION } from '../version.js';
  * commands need three methods only.
  */
 
-export interface McpStdioClient {
+interface McpStdioClient {
   /** The server's initialize result. */
   readonly server: { name?: string; version?: string; protocolVersion?: string };
   request(method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
@@ -23,7 +23,7 @@ export interface McpStdioClient {
   close(): Promise<void>;
 }
 
-export interface StartOptions {
+interface StartOptions {
   command: string;
   args: readonly string[];
   cwd: string;

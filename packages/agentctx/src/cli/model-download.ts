@@ -4,7 +4,7 @@ import { modelPresent } from '../embed/model-files.js';
 import { createProgress } from './progress.js';
 
 /** What `agentctx init --download-model` did about the embedding model. */
-export interface ModelDownloadReport {
+interface ModelDownloadReport {
   model: string | null;
   dir: string;
   status: 'downloaded' | 'present' | 'off' | 'failed';

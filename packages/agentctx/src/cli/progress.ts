@@ -4,7 +4,7 @@
  * piped output and --json never see it. Redrawn at most ten times a second.
  */
 
-export interface Progress {
+interface Progress {
   /** `done` of `total` units for `label` (a new label restarts the ETA). */
   update(label: string, done: number, total: number): void;
   /** Clear the line. */

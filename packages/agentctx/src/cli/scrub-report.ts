@@ -6,13 +6,13 @@ import type { RedactionReport } from '../core/redaction/gate.js';
  * kinds and counts, never a value.
  */
 
-export function kindsText(r: RedactionReport): string {
+function kindsText(r: RedactionReport): string {
   const kinds = Object.entries(r.kinds).map(([k, n]) => (n > 1 ? `${k} ×${n}` : k));
   return `${r.count} secret${r.count === 1 ? '' : 's'}${kinds.length ? ` (${kinds.join(', ')})` : ''}`;
 }
 
 /** Secrets taken out of files (digests, profile export, logs), in all. */
-export function fileSecrets(s: ScrubSummary): number {
+function fileSecrets(s: ScrubSummary): number {
   return s.digests.secrets.count + s.profile.secrets.count + s.logs.secrets.count;
 }
 

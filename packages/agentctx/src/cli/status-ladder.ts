@@ -29,6 +29,6 @@ export function ladderStatus(input: LadderInput): { json: Record<string, unknown
   return { json, lines };
 }
 
-export function queryVectorsOn(config: Config): boolean {
+function queryVectorsOn(config: Config): boolean {
   return config.search?.queryVectors === true;
 }

@@ -4,7 +4,7 @@ import type { TokenWindows } from '../storage/sessions-repo.js';
 import { projectTaxShare, sessionTaxShare, type TaxShare, usageTotals } from '../storage/usage-repo.js';
 
 /** The share of judged injected tokens that went to records the session used; null before any judging. */
-export function usedShare(t: TaxShare): number | null {
+function usedShare(t: TaxShare): number | null {
   const judged = t.injected - t.unjudged;
   return judged > 0 ? Math.round((t.used / judged) * 1000) / 1000 : null;
 }

@@ -41,8 +41,6 @@ export function makeStyle(enabled: boolean): Style {
   };
 }
 
-export const PLAIN: Style = makeStyle(false);
-
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 /** The text without colour codes. */

@@ -9,7 +9,7 @@ const ONNX_FILE: Record<ModelSpec['dtype'], string> = {
 };
 
 /** The files transformers.js reads for a model, relative to the models folder. */
-export function modelFiles(m: ModelSpec): string[] {
+function modelFiles(m: ModelSpec): string[] {
   return [
     join(m.id, 'config.json'),
     join(m.id, 'tokenizer.json'),

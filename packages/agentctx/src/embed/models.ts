@@ -5,7 +5,7 @@
  * truncated (Matryoshka) to 256 dimensions; the test fixtures describe themselves the same way.
  */
 
-export type Pooling = 'cls' | 'mean';
+type Pooling = 'cls' | 'mean';
 
 export interface ModelSpec {
   /** Short name used in config, logs and the vector store's signature. */
@@ -68,8 +68,8 @@ export const MODELS: Readonly<Record<string, ModelSpec>> = {
   },
 };
 
-export const DEFAULT_MODEL = 'bge-small-en-v1.5';
-export const QUALITY_MODEL = 'embeddinggemma-300m';
+const DEFAULT_MODEL = 'bge-small-en-v1.5';
+const QUALITY_MODEL = 'embeddinggemma-300m';
 
 /**
  * The model to use: `AGENTCTX_EMBED_MODEL` (any known name; tests and benchmarks point it at a

@@ -20,7 +20,7 @@ export function isHookName(v: unknown): v is HookName {
 }
 
 /** Fields every payload carries. Strings are '' when absent or not strings. */
-export interface BaseEvent {
+interface BaseEvent {
   sessionId: string;
   transcriptPath: string;
   /** The payload's cwd, else CLAUDE_PROJECT_DIR, else the process cwd. */

@@ -16,7 +16,7 @@ import type { HookResult } from './handlers/index.js';
  */
 
 /** Bytes of stdin kept; anything beyond is read and dropped (a payload that big is not ours). */
-export const MAX_STDIN_BYTES = 8 * 1024 * 1024;
+const MAX_STDIN_BYTES = 8 * 1024 * 1024;
 /** Stop waiting for stdin after this long (Claude Code closes it right after writing). */
 const STDIN_WAIT_MS = 5000;
 
@@ -32,7 +32,7 @@ export function isDisabled(env: Env): boolean {
  * libuv's thread pool; a terminal, or a descriptor that would block, is read asynchronously
  * and given up on after STDIN_WAIT_MS.
  */
-export function readStdin(fd = 0): Promise<string> {
+function readStdin(fd = 0): Promise<string> {
   const chunks: Buffer[] = [];
   const state = { size: 0 };
   let kind: 'sync' | 'async' = 'async';

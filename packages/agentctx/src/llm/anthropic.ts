@@ -9,7 +9,7 @@ import {
 } from './client.js';
 import { costOf } from './pricing.js';
 
-export interface AnthropicOptions {
+interface AnthropicOptions {
   apiKey: string;
   baseURL?: string;
   model: string;

@@ -32,7 +32,7 @@ import { costOf } from './pricing.js';
 
 type Env = Record<string, string | undefined>;
 
-export interface ClaudeCliOptions {
+interface ClaudeCliOptions {
   /** The `claude` executable. */
   bin: string;
   /** `--model` value (an alias like `haiku`, or a full model name). */
@@ -59,7 +59,7 @@ const SESSION_VARS = [
 
 const MAX_STDOUT = 8 * 1024 * 1024;
 
-export function nestedEnv(env: Env): NodeJS.ProcessEnv {
+function nestedEnv(env: Env): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && !SESSION_VARS.includes(k)) out[k] = v;
   out.AGENTCTX_DISABLE = '1';
@@ -68,7 +68,7 @@ export function nestedEnv(env: Env): NodeJS.ProcessEnv {
   return out;
 }
 
-export function claudeArgs(req: StructuredRequest, model: string): string[] {
+function claudeArgs(req: StructuredRequest, model: string): string[] {
   const system = `${req.system}\n\nHere the ${req.tool.name} tool is called StructuredOutput: answer by calling StructuredOutput once, with the ${req.tool.name} input.`;
   return [
     '-p',
@@ -93,7 +93,7 @@ export function claudeArgs(req: StructuredRequest, model: string): string[] {
 }
 
 /** Claude Code's transcript folder name for a working directory. */
-export function projectFolderName(dir: string): string {
+function projectFolderName(dir: string): string {
   return dir.replace(/[^A-Za-z0-9]/g, '-');
 }
 
@@ -126,7 +126,7 @@ const TIMEOUT_BINS = ['/usr/bin/timeout', '/bin/timeout'];
 const BACKSTOP_GRACE_S = 5;
 
 /** The command line for one run: under `timeout` when available, else the CLI itself. */
-export function boundedCommand(bin: string, args: string[], timeoutMs: number): [string, string[]] {
+function boundedCommand(bin: string, args: string[], timeoutMs: number): [string, string[]] {
   const backstop = process.platform === 'win32' ? undefined : TIMEOUT_BINS.find((p) => existsSync(p));
   if (!backstop) return [bin, args];
   const seconds = Math.ceil(timeoutMs / 1000) + BACKSTOP_GRACE_S;

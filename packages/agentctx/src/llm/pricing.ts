@@ -5,17 +5,17 @@ import type { LlmUsage } from './client.js';
  * input $1, output $5; writing the prompt cache costs 1.25× input (5-minute cache), reading it
  * 0.1× input.
  */
-export const HAIKU_45_INPUT_USD_PER_MTOK = 1;
-export const HAIKU_45_OUTPUT_USD_PER_MTOK = 5;
+const HAIKU_45_INPUT_USD_PER_MTOK = 1;
+const HAIKU_45_OUTPUT_USD_PER_MTOK = 5;
 export const CACHE_WRITE_MULTIPLIER = 1.25;
 export const CACHE_READ_MULTIPLIER = 0.1;
 
-export interface Prices {
+interface Prices {
   inputPerMTok: number;
   outputPerMTok: number;
 }
 
-export const HAIKU_45_PRICES: Prices = {
+const HAIKU_45_PRICES: Prices = {
   inputPerMTok: HAIKU_45_INPUT_USD_PER_MTOK,
   outputPerMTok: HAIKU_45_OUTPUT_USD_PER_MTOK,
 };

@@ -3,16 +3,16 @@ import { createClaudeCliClient } from './claude-cli.js';
 import { claudeSignIn, findOnPath } from './claude-detect.js';
 import type { LlmClient } from './client.js';
 
-export interface LlmSettings {
+interface LlmSettings {
   enabled: boolean;
   backend: 'auto' | 'api' | 'claude-cli' | 'off';
   model: string;
 }
 
-export type BackendId = 'api' | 'claude-cli';
+type BackendId = 'api' | 'claude-cli';
 
 /** Which backend extraction would use now, and why (for `status`, `init` and the extract log). */
-export interface BackendDecision {
+interface BackendDecision {
   configured: LlmSettings['backend'];
   active: BackendId | null;
   reason: string;
@@ -20,7 +20,7 @@ export interface BackendDecision {
   claudeBin?: string;
 }
 
-export type Env = Record<string, string | undefined>;
+type Env = Record<string, string | undefined>;
 
 /**
  * The decision rules (config `llm.backend`):
@@ -64,7 +64,7 @@ export function decideBackend(settings: LlmSettings, env: Env): BackendDecision 
   };
 }
 
-export type LlmChoice =
+type LlmChoice =
   | { client: LlmClient; reason?: undefined; decision: BackendDecision }
   | { client: null; reason: string; decision?: BackendDecision };
 
@@ -82,7 +82,7 @@ function envNumber(v: string | undefined, ok: (n: number) => boolean): number | 
 }
 
 /** The model name the claude CLI gets: the alias `haiku` for the default Haiku model. */
-export function cliModel(settings: LlmSettings, env: Env): string {
+function cliModel(settings: LlmSettings, env: Env): string {
   const override = env.AGENTCTX_CLAUDE_CLI_MODEL?.trim();
   if (override) return override;
   return /^claude-haiku-4-5/.test(settings.model) ? 'haiku' : settings.model;

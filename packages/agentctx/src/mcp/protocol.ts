@@ -1,14 +1,16 @@
 /**
  * The MCP protocol as this server speaks it: JSON-RPC 2.0 messages, one per line, on stdin and
  * stdout (the stdio transport), for a server that offers tools and nothing else. Requests:
- * `initialize` (version negotiation), `ping`, `tools/list`, `tools/call`; anything else is
+ * `initialize` (version negotiation) or `server/discover`, `ping`, `tools/list`, `tools/call`; anything else is
  * "method not found". Notifications (`notifications/initialized`, `notifications/cancelled` …)
  * need no answer. A JSON-RPC batch (an array) is answered as one only under 2025-03-26, the one
  * revision that had them; under any other its requests are refused one by one.
  *
- * The 2026-07-28 revision drops `initialize`: its clients first ask `server/discover`, and on
- * "method not found" (-32601) fall back to `initialize`. This server speaks the 2025 revisions,
- * so `server/discover` gets exactly that answer (tested with the SDK's own negotiating client). Written here rather than taken from the SDK: the SDK builds its whole protocol
+ * The 2026-07-28 revision drops `initialize`: a client first asks `server/discover` (the
+ * versions and capabilities), then names its version in each request's `_meta`; every result
+ * says `resultType: "complete"`. Its clients fall back to `initialize` when a server answers the
+ * probe with "method not found", so the 2025 revisions are still served as before. Tested with
+ * the SDK's own negotiating client, both ways. Written here rather than taken from the SDK: the SDK builds its whole protocol
  * schema library at start-up, most of what a cold start cost beyond Node itself; the protocol
  * a tools-only server needs is this file, and the tests speak to it through the SDK's client.
  */
@@ -19,10 +21,15 @@
  */
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
 
+/** Revisions without `initialize`: a request names one in `_meta` (newest first). */
+export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'];
+const VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
+
 /** The revisions whose clients may send JSON-RPC batches (added in 2025-03-26, removed in 2025-06-18). */
 const BATCH_VERSIONS = new Set(['2025-03-26']);
 
-export interface TextContent {
+interface TextContent {
   type: 'text';
   text: string;
 }
@@ -55,18 +62,21 @@ type Message = Record<string, unknown>;
 export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
-export const INTERNAL_ERROR = -32603;
+const INTERNAL_ERROR = -32603;
+/** 2026-07-28: the version a request names is not one this server speaks. */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 class RpcError extends Error {
   constructor(
     readonly code: number,
     message: string,
+    readonly data?: unknown,
   ) {
     super(message);
   }
 }
 
-export interface ProtocolOptions {
+interface ProtocolOptions {
   info: ServerInfo;
   tools: readonly ToolDef[];
   /** Writes one message, or one batch answer (an array); the caller serialises it. */
@@ -92,17 +102,25 @@ export function createProtocol(opts: ProtocolOptions): { handleLine(line: string
       ...(t.annotations ? { annotations: t.annotations } : {}),
     })),
   };
-  const failure = (id: Id | null, code: number, message: string): Message => ({
+  const failure = (id: Id | null, code: number, message: string, data?: unknown): Message => ({
     jsonrpc: '2.0',
     id,
-    error: { code, message },
+    error: data === undefined ? { code, message } : { code, message, data },
   });
+  const serverInfo = { name: opts.info.name, version: opts.info.version };
   /** The version `initialize` settled on; null before it. */
   let negotiated: string | null = null;
 
-  const request = async (method: string, params: Message): Promise<unknown> => {
+  const request = async (method: string, params: Message, modern: boolean): Promise<unknown> => {
     switch (method) {
+      case 'server/discover':
+        return {
+          supportedVersions: MODERN_PROTOCOL_VERSIONS,
+          capabilities: { tools: {} },
+          instructions: opts.info.instructions,
+        };
       case 'initialize': {
+        if (modern) throw new RpcError(METHOD_NOT_FOUND, 'Method not found: 2026-07-28 has no initialize');
         const asked = params.protocolVersion;
         negotiated =
           typeof asked === 'string' && PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0]!;
@@ -110,14 +128,16 @@ export function createProtocol(opts: ProtocolOptions): { handleLine(line: string
           protocolVersion: negotiated,
           // the tool list never changes while the server runs: no listChanged to promise
           capabilities: { tools: {} },
-          serverInfo: { name: opts.info.name, version: opts.info.version },
+          serverInfo,
           instructions: opts.info.instructions,
         };
       }
       case 'ping':
         return {};
       case 'tools/list':
-        return listed;
+        // 2026-07-28 makes a list say how long it may be cached: not at all, and only by this
+        // client (the list is cheap, and a newer agentctx behind the same command may differ)
+        return modern ? { ...listed, ttlMs: 0, cacheScope: 'private' } : listed;
       case 'tools/call': {
         if (typeof params.name !== 'string')
           throw new RpcError(INVALID_PARAMS, 'tools/call needs the tool name (params.name)');
@@ -128,7 +148,6 @@ export function createProtocol(opts: ProtocolOptions): { handleLine(line: string
         opts.onToolResult?.(result);
         return result;
       }
-      case 'server/discover': // 2026-07-28's probe: this answer sends its client to `initialize`
       default:
         throw new RpcError(METHOD_NOT_FOUND, 'Method not found');
     }
@@ -163,11 +182,36 @@ export function createProtocol(opts: ProtocolOptions): { handleLine(line: string
     if (typeof params !== 'object' || params === null || Array.isArray(params)) {
       return failure(id, INVALID_PARAMS, 'Invalid params: expected an object');
     }
+    // 2026-07-28: the request names its version; a version this server does not speak is refused
+    const asked = (params as { _meta?: Record<string, unknown> })._meta?.[VERSION_META];
+    const modern = typeof asked === 'string' || m.method === 'server/discover';
+    if (typeof asked === 'string' && !MODERN_PROTOCOL_VERSIONS.includes(asked)) {
+      return failure(
+        id,
+        UNSUPPORTED_PROTOCOL_VERSION,
+        `Unsupported protocol version: ${asked.slice(0, 40)}`,
+        {
+          supported: MODERN_PROTOCOL_VERSIONS,
+          requested: asked,
+        },
+      );
+    }
     try {
-      return { jsonrpc: '2.0', id, result: await request(m.method, params as Message) };
+      const result = await request(m.method, params as Message, modern);
+      if (!modern) return { jsonrpc: '2.0', id, result };
+      const r = result as Message;
+      return {
+        jsonrpc: '2.0',
+        id,
+        result: {
+          ...r,
+          resultType: 'complete',
+          _meta: { ...(r._meta as Message), [SERVER_INFO_META]: serverInfo },
+        },
+      };
     } catch (err) {
       return err instanceof RpcError
-        ? failure(id, err.code, err.message)
+        ? failure(id, err.code, err.message, err.data)
         : failure(id, INTERNAL_ERROR, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
     }
   };

@@ -15,14 +15,14 @@ import { checkObject, type Infer, objectSchema, type Shape } from './schema.js';
 
 export type Json = Record<string, unknown>;
 
-export interface ToolError extends Json {
+interface ToolError extends Json {
   error: string;
   degraded?: string;
   code?: string;
 }
 
 /** A domain or store failure as the structured error object (`storePath` names a damaged store). */
-export function toToolError(thrown: unknown, storePath = 'agentctx.db'): ToolError {
+function toToolError(thrown: unknown, storePath = 'agentctx.db'): ToolError {
   const err = isDamagedStore(thrown) ? damagedStore(storePath, thrown) : thrown;
   if (err instanceof AgentctxError) {
     const { degraded, ...details } = err.details as Json;
@@ -40,13 +40,13 @@ export function toToolError(thrown: unknown, storePath = 'agentctx.db'): ToolErr
   return { error: `internal error: ${message}`, code: 'internal' };
 }
 
-export function textResult(payload: Json, isError: boolean): ToolResult {
+function textResult(payload: Json, isError: boolean): ToolResult {
   const result: ToolResult = { content: [{ type: 'text', text: JSON.stringify(payload) }] };
   if (isError) result.isError = true;
   return result;
 }
 
-export interface ToolSpec<S extends Shape> {
+interface ToolSpec<S extends Shape> {
   name: string;
   title: string;
   description: string;

@@ -6,7 +6,7 @@
  * strings (count), one object of named fields. A check names every field that fails and why.
  */
 
-export interface Field<T, O extends boolean = boolean> {
+interface Field<T, O extends boolean = boolean> {
   /** The field's JSON Schema. */
   readonly json: Record<string, unknown>;
   readonly optional: O;

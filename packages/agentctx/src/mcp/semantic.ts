@@ -23,7 +23,7 @@ import type { VectorStore } from '../storage/vectors/store.js';
  * wait).
  */
 
-export type SemanticPhase = 'loading' | 'ready' | 'off';
+type SemanticPhase = 'loading' | 'ready' | 'off';
 
 export interface McpSemantic {
   phase(): SemanticPhase;

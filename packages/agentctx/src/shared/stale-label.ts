@@ -17,7 +17,7 @@ export interface StaleFile {
 const SEVERITY = { deleted: 3, renamed: 2, changed: 1 } as const;
 
 /** The file that weighs most: a deletion first, then the most commits, then the most lines. */
-export function worstFile(files: readonly StaleFile[]): StaleFile | undefined {
+function worstFile(files: readonly StaleFile[]): StaleFile | undefined {
   return [...files].sort(
     (a, b) =>
       SEVERITY[b.state] - SEVERITY[a.state] ||

@@ -15,7 +15,7 @@ export type Confidence = (typeof CONFIDENCES)[number];
 export const SCOPES = ['project', 'global'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-export const SOURCES = ['llm_extraction', 'hook_observation', 'mcp_tool', 'cli', 'import'] as const;
+const SOURCES = ['llm_extraction', 'hook_observation', 'mcp_tool', 'cli', 'import'] as const;
 export type Source = (typeof SOURCES)[number];
 
 /** The reserved namespace of the developer's global profile (CONTRACTS.md §namespaces). */

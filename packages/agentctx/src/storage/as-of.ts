@@ -49,7 +49,7 @@ export function listRecordsAt(
 }
 
 /** Of these record ids, those valid at that time. */
-export function validAt(db: Db, ids: readonly string[], time: TimeTravel): ContextRecord[] {
+function validAt(db: Db, ids: readonly string[], time: TimeTravel): ContextRecord[] {
   if (ids.length === 0) return [];
   const tf = timeFilterSql('r', time);
   return db

@@ -5,7 +5,7 @@ import type { Db } from './open.js';
  * found again by a rebuild. The developer's dismissals are stored apart (merge_dismissals,
  * migration 6) and always win over what the scans find.
  */
-export interface MergeCandidate {
+interface MergeCandidate {
   project_id: string;
   type: string;
   /** The older record of the pair. */
@@ -119,7 +119,7 @@ export function countMergeCandidates(db: Db, namespaces: readonly string[]): num
 }
 
 /** The bookkeeping row of a project's last consolidation. `summary` is JSON. */
-export interface ConsolidationRun {
+interface ConsolidationRun {
   project_id: string;
   started_at: string;
   finished_at: string | null;

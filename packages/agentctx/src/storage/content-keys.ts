@@ -13,7 +13,7 @@ function marks(namespaces: readonly string[]): string {
 }
 
 /** A current record without a key: what the key is computed from. */
-export interface UnkeyedRow {
+interface UnkeyedRow {
   id: string;
   type: string;
   title: string;

@@ -1,6 +1,6 @@
 import type { Db } from './open.js';
 
-export interface ExtractionState {
+interface ExtractionState {
   session_id: string;
   transcript_path: string;
   byte_offset: number;

@@ -12,7 +12,7 @@ import { readRegularFile } from './regular-file.js';
  */
 
 /** Files larger than this are fingerprinted by size only (never read whole on the hook path). */
-export const ANCHOR_MAX_BYTES = 2 * 1024 * 1024;
+const ANCHOR_MAX_BYTES = 2 * 1024 * 1024;
 
 export interface AnchorRow {
   record_id: string;
@@ -25,7 +25,7 @@ export interface AnchorRow {
 }
 
 /** The file's fingerprint now; null when it does not exist or is not a regular file. */
-export function readFileState(root: string, path: string): Fingerprint | null {
+function readFileState(root: string, path: string): Fingerprint | null {
   const abs = isAbsolute(path) ? path : resolve(root, path);
   try {
     const st = statSync(abs);

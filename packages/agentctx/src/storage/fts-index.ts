@@ -123,7 +123,7 @@ export function ftsUsable(db: Db): boolean {
   }
 }
 
-export type FtsSync = 'ready' | 'built' | 'paused' | 'unavailable';
+type FtsSync = 'ready' | 'built' | 'paused' | 'unavailable';
 
 /**
  * Bring the index in line with this connection's SQLite (see the file comment). Runs in a

@@ -20,7 +20,7 @@ export interface QueryTerm {
  * The y→i inflections of a stem ending in consonant + y: "retry" -> retries, retried, retrier,
  * retriers. Exact words, not a "retri" prefix, which would also match "retrieve" and "retrieval".
  */
-export function yVariants(stem: string): string[] {
+function yVariants(stem: string): string[] {
   if (!/^[a-z]+[^aeiouy]y$/.test(stem)) return [];
   const base = stem.slice(0, -1);
   return [`${base}ies`, `${base}ied`, `${base}ier`, `${base}iers`];

@@ -18,7 +18,7 @@ export interface GitHistory {
   commits: number;
 }
 
-export const HISTORY_LIMIT = 5000;
+const HISTORY_LIMIT = 5000;
 
 /**
  * Parse `git log -z --format=%x01%H --name-status`: NUL-separated fields, so a path holding a

@@ -12,7 +12,7 @@ const CONFIG_MAX_BYTES = 1024 * 1024;
 const PACKED_REFS_MAX_BYTES = 256 * 1024 * 1024;
 const SMALL_FILE_MAX_BYTES = 64 * 1024;
 
-export interface RepoInfo {
+interface RepoInfo {
   /** Absolute path of the work tree's top folder (or of the folder itself when not in a repo). */
   root: string;
   /** The `origin` remote URL as written in the git config, or null. */
@@ -63,17 +63,20 @@ function gitDirs(dotGit: string): GitDirs | null {
   return { gitDir, common: gitDir, linked: false };
 }
 
-/** `core.worktree` of a git config's text (set for submodules' and some separated git dirs). */
-export function worktreeFromConfig(configText: string): string | null {
-  let inCore = false;
+/**
+ * The first value of `key` in the section matching `section` (e.g. /^core$/, /^remote "origin"$/)
+ * of a git config's text, quotes taken off; null when absent or empty. Without spawning git.
+ */
+function configValue(configText: string, section: RegExp, key: string): string | null {
+  let inSection = false;
+  const keyLine = new RegExp(`^${key}\\s*=\\s*(.*)$`, 'i');
   for (const rawLine of configText.split(/\r?\n/)) {
     const line = rawLine.trim();
     if (line.startsWith('[')) {
-      inCore = /^\[\s*core\s*\]$/i.test(line);
+      inSection = section.test(line.slice(1, line.lastIndexOf(']')).trim().replace(/\s+/g, ' '));
       continue;
     }
-    if (!inCore) continue;
-    const m = /^worktree\s*=\s*(.*)$/i.exec(line);
+    const m = inSection ? keyLine.exec(line) : null;
     if (m) {
       let value = m[1]!.trim();
       if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
@@ -81,6 +84,11 @@ export function worktreeFromConfig(configText: string): string | null {
     }
   }
   return null;
+}
+
+/** `core.worktree` of a git config's text (set for submodules' and some separated git dirs). */
+function worktreeFromConfig(configText: string): string | null {
+  return configValue(configText, /^core$/i, 'worktree');
 }
 
 /**
@@ -132,38 +140,13 @@ export function linkedWorktreeRoots(commonDir: string): string[] {
  * 2.45 and later). Such a repository keeps HEAD's target and every ref in binary tables under
  * `reftable/`; its `HEAD` file only says `ref: refs/heads/.invalid`, for older gits to refuse.
  */
-export function usesReftable(configText: string): boolean {
-  let inExtensions = false;
-  for (const rawLine of configText.split(/\r?\n/)) {
-    const line = rawLine.trim();
-    if (line.startsWith('[')) {
-      inExtensions = /^\[\s*extensions\s*\]$/i.test(line);
-      continue;
-    }
-    const m = inExtensions ? /^refstorage\s*=\s*"?([^"\s;#]*)"?/i.exec(line) : null;
-    if (m) return m[1]!.toLowerCase() === 'reftable';
-  }
-  return false;
+function usesReftable(configText: string): boolean {
+  return configValue(configText, /^extensions$/i, 'refstorage')?.toLowerCase() === 'reftable';
 }
 
 /** Read `remote.origin.url` from a git config file's text, without spawning git. */
 export function originFromConfig(configText: string): string | null {
-  let inOrigin = false;
-  for (const rawLine of configText.split(/\r?\n/)) {
-    const line = rawLine.trim();
-    if (line.startsWith('[')) {
-      inOrigin = /^\[\s*remote\s+"origin"\s*\]$/i.test(line);
-      continue;
-    }
-    if (!inOrigin) continue;
-    const m = /^url\s*=\s*(.*)$/i.exec(line);
-    if (m) {
-      let value = m[1]!.trim();
-      if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
-      return value || null;
-    }
-  }
-  return null;
+  return configValue(configText, /^remote "origin"$/i, 'url');
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Db } from './open.js';
  * stored name is qualified by project and kind — `<project_id>:<kind>:<value>` — and the same
  * path in two projects gives two nodes.
  */
-export type NodeKind = 'file' | 'symbol' | 'package' | 'module' | 'branch';
+type NodeKind = 'file' | 'symbol' | 'package' | 'module' | 'branch';
 
 export function qualifiedNodeName(projectId: string, kind: NodeKind, value: string): string {
   return `${projectId}:${kind}:${value}`;
@@ -31,13 +31,6 @@ export function upsertNode(
     'INSERT INTO nodes (id, project_id, kind, name) VALUES (?, ?, ?, ?) ON CONFLICT(name) DO NOTHING',
   ).run(newId(), projectId, kind, name);
   return (db.prepare('SELECT id FROM nodes WHERE name = ?').get(name) as { id: string }).id;
-}
-
-export function findNode(db: Db, projectId: string, kind: NodeKind, value: string): string | undefined {
-  const row = db
-    .prepare('SELECT id FROM nodes WHERE name = ?')
-    .get(qualifiedNodeName(projectId, kind, value)) as { id: string } | undefined;
-  return row?.id;
 }
 
 export function linkRecordEntity(db: Db, recordId: string, entityId: string): void {

@@ -5,7 +5,7 @@ import { Db as Database } from './sqlite.js';
  * index's. Opens the file as it is (no migration, no write), and never creates one.
  */
 
-export interface IntegrityReport {
+interface IntegrityReport {
   ok: boolean;
   /** SQLite's answer, cut to a few lines ('ok' when sound). */
   sqlite: string;

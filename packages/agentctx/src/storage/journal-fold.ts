@@ -24,7 +24,7 @@ export interface FoldResult {
   removed: number;
 }
 
-export interface FoldOptions {
+interface FoldOptions {
   now: Date;
   /**
    * Remove files folded to their end and not written since this time. The sessions table then

@@ -13,7 +13,7 @@ import type { Db } from './open.js';
  *   candidates and both ids' consolidation watermarks (so the moved records are scanned).
  */
 
-export interface MergeCounts {
+interface MergeCounts {
   records: number;
   sessions: number;
   superseded: number;

@@ -1,7 +1,7 @@
 import type { ContextRecord } from '../shared/types.js';
 import type { Db } from './open.js';
 
-export type NewRecordRow = Pick<
+type NewRecordRow = Pick<
   ContextRecord,
   | 'id'
   | 'project_id'
@@ -161,7 +161,7 @@ export function bumpAccess(db: Db, ids: readonly string[], at: string): void {
   for (const id of ids) stmt.run(at, id);
 }
 
-export interface ListFilter {
+interface ListFilter {
   namespaces: readonly string[];
   types?: readonly string[];
   history?: boolean;

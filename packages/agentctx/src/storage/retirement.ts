@@ -19,7 +19,7 @@ import type { Db } from './connection.js';
  * appends to `done` when the outermost transaction has ended.
  */
 
-export const RETIRING_FUNCTION = 'agentctx_retiring';
+const RETIRING_FUNCTION = 'agentctx_retiring';
 
 export interface RetirementCounters {
   begun: number;
@@ -55,7 +55,7 @@ interface Scope {
 }
 
 /** The retirement scope of one connection: `enter`/`leave` around each transaction call. */
-export interface RetirementScope {
+interface RetirementScope {
   enter(): boolean;
   leave(entered: boolean): void;
 }

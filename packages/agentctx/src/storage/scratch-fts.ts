@@ -3,12 +3,12 @@ import { buildMatchExpression, type QueryTerm, termKey } from './fts-query.js';
 import { Db as Database } from './sqlite.js';
 
 /** One indexed passage of a scratch index. */
-export interface ScratchDoc {
+interface ScratchDoc {
   key: number;
   text: string;
 }
 
-export interface ScratchHit {
+interface ScratchHit {
   key: number;
   /** -bm25: higher is better. */
   rank: number;

@@ -33,12 +33,12 @@ export type JournalEntry =
   | { kind: 'end'; sessionId: string; projectId: string; at: string };
 
 /** Most record ids one line keeps: more than any injection shows (a digest holds a few dozen). */
-export const MAX_LINE_IDS = 200;
+const MAX_LINE_IDS = 200;
 
 /** Longest field accepted from a line; anything longer is not ours. */
 const MAX_FIELD = 4096;
 /** A count no single injection can reach (the budgets are ≤ 2,000): a larger one is garbage. */
-export const MAX_LINE_TOKENS = 100_000;
+const MAX_LINE_TOKENS = 100_000;
 
 function line(e: JournalEntry): string {
   const body =
@@ -122,7 +122,7 @@ function toEntry(v: unknown): JournalEntry | null {
  * One line as an entry, or null. A line torn by a crash mid-write has the next line glued to
  * its end; that next entry is recovered from the last `{"s":` in it.
  */
-export function parseJournalLine(text: string): JournalEntry | null {
+function parseJournalLine(text: string): JournalEntry | null {
   try {
     const e = toEntry(JSON.parse(text));
     if (e) return e;

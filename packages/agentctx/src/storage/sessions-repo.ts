@@ -1,6 +1,6 @@
 import type { Db } from './open.js';
 
-export interface SessionRow {
+interface SessionRow {
   session_id: string;
   project_id: string | null;
   started_at: string | null;

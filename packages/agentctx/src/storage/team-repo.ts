@@ -22,7 +22,7 @@ export interface TeamLink {
   shown_valid_from: string | null;
 }
 
-export interface TeamSync {
+interface TeamSync {
   project_id: string;
   file_sha: string;
   synced_at: string;

@@ -18,7 +18,7 @@ import type { Statement } from './sqlite.js';
  * lag by the records written since the last run: they only weigh terms.
  */
 
-export interface TermDfRebuild {
+interface TermDfRebuild {
   /** Whether the copy changed: made whole, or brought up to date with the records written since. */
   rebuilt: boolean;
   /** Distinct words in the copy after the run (-1: unchanged, not counted). */
@@ -57,7 +57,7 @@ function writeBuilt(db: Db, b: Built): void {
  * lock-free pause between two slices (LOCK_PAUSE_MS by default, as consolidation's slices) and what
  * blocks for it (injected for tests).
  */
-export interface CopySlice {
+interface CopySlice {
   maxMs?: number;
   cap?: number;
   pauseMs?: number;

@@ -7,13 +7,12 @@ import type { Db } from './open.js';
  */
 
 /** How a record reached the session. */
-export type ShownVia = 'digest' | 'prompt' | 'subagent' | 'mcp_search' | 'mcp_get';
-export const SHOWN_VIA: readonly ShownVia[] = ['digest', 'prompt', 'subagent', 'mcp_search', 'mcp_get'];
+type ShownVia = 'digest' | 'prompt' | 'subagent' | 'mcp_search' | 'mcp_get';
 
 /** What the session did with a record it was shown. */
 export type Verdict = 'used' | 'unused' | 'contradicted';
 
-export interface ShownRow {
+interface ShownRow {
   session_id: string;
   record_id: string;
   via: ShownVia;
@@ -24,7 +23,7 @@ export interface ShownRow {
   judged_at: string | null;
 }
 
-export interface UsageCounts {
+interface UsageCounts {
   record_id: string;
   shown_count: number;
   used_count: number;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDigest, writeDigest } from '../../src/core/digest/digest-file.js';
 import { readRetirementCounters } from '../../src/storage/retirement.js';
 import { Db as Database } from '../../src/storage/sqlite.js';
+import { isAgentTurn } from '../support/agent-requests.js';
 import { CLAUDE_BIN, claudeEnv, gitRepo, runClaude, waitFor } from '../support/claude.js';
 import { runAgentctx, runJson } from '../support/cli.js';
 import { type FakeApi, type RecordedRequest, startFakeApi } from '../support/fake-messages-api.js';
@@ -25,10 +26,6 @@ const RESUME_PROMPT = 'And how should I name the database migration file for the
  * Claude Code's agent turns only (tools[] with its Bash tool): not title generation, not the
  * background extraction that agentctx's Stop hook starts against the same base URL.
  */
-function isAgentTurn(r: RecordedRequest): boolean {
-  const tools = r.body.tools;
-  return Array.isArray(tools) && tools.some((t) => (t as { name?: string }).name === 'Bash');
-}
 
 function agentTurns(api: FakeApi): RecordedRequest[] {
   return api.requests.filter(isAgentTurn);

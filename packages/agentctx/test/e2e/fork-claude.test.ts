@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDigest, writeDigest } from '../../src/core/digest/digest-file.js';
 import { readRetirementCounters } from '../../src/storage/retirement.js';
+import { isAgentTurn } from '../support/agent-requests.js';
 import {
   CLAUDE_BIN,
   claudeEnv,
@@ -11,7 +12,7 @@ import {
   waitFor,
 } from '../support/claude.js';
 import { runJson } from '../support/cli.js';
-import { type FakeApi, type RecordedRequest, startFakeApi } from '../support/fake-messages-api.js';
+import { type FakeApi, startFakeApi } from '../support/fake-messages-api.js';
 import { tempDir } from '../support/tmp.js';
 
 /**
@@ -23,10 +24,6 @@ import { tempDir } from '../support/tmp.js';
 
 const DIGEST_MARK = 'FORK-DIGEST-61d0';
 const CONVENTION_MARK = 'FORK-CONV-2b9e';
-
-function isAgentTurn(r: RecordedRequest): boolean {
-  return Array.isArray(r.body.tools) && (r.body.tools as { name?: string }[]).some((t) => t.name === 'Bash');
-}
 
 const count = (raw: string, needle: string) => raw.split(needle).length - 1;
 

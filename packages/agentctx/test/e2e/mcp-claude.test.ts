@@ -2,9 +2,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estimateTokens } from '../../src/shared/tokens.js';
 import { Db as Database } from '../../src/storage/sqlite.js';
+import { isAgentTurn, resultText, toolResults } from '../support/agent-requests.js';
 import { CLAUDE_BIN, claudeEnv, gitRepo, removeHomeAfterBackground, runClaude } from '../support/claude.js';
 import { runJson } from '../support/cli.js';
-import { type FakeApi, type RecordedRequest, startFakeApi } from '../support/fake-messages-api.js';
+import { type FakeApi, startFakeApi } from '../support/fake-messages-api.js';
 import { tempDir } from '../support/tmp.js';
 
 /**
@@ -20,35 +21,9 @@ const RUN_MARK = 'MCP-E2E-RUN';
 const BODY_MARK = 'BODY-MARK-5d21';
 const WRITE_MARK = 'WRITE-MARK-c7e0';
 
-interface ToolResultBlock {
-  type: 'tool_result';
-  tool_use_id: string;
-  content: string | { type: string; text?: string }[];
-  is_error?: boolean;
-}
-
 /** The tool_result blocks of the last user message of a request. */
-function toolResults(req: RecordedRequest): ToolResultBlock[] {
-  const messages = (req.body.messages ?? []) as { role: string; content: unknown }[];
-  const out: ToolResultBlock[] = [];
-  for (const m of messages) {
-    if (m.role !== 'user' || !Array.isArray(m.content)) continue;
-    for (const b of m.content as { type: string }[])
-      if (b.type === 'tool_result') out.push(b as ToolResultBlock);
-  }
-  return out;
-}
 
 /** A turn of the session's agent loop (not title generation or background extraction). */
-function isAgentTurn(req: RecordedRequest): boolean {
-  return (
-    Array.isArray(req.body.tools) && (req.body.tools as { name: string }[]).some((t) => t.name === 'Bash')
-  );
-}
-
-function resultText(b: ToolResultBlock): string {
-  return typeof b.content === 'string' ? b.content : b.content.map((c) => c.text ?? '').join('');
-}
 
 describe.skipIf(!CLAUDE_BIN)('agentctx mcp inside a real claude -p session', () => {
   let api: FakeApi;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDigest } from '../../src/core/digest/digest-file.js';
 import { readRetirementCounters } from '../../src/storage/retirement.js';
 import { Db as Database } from '../../src/storage/sqlite.js';
+import { isAgentTurn, resultText, toolResults } from '../support/agent-requests.js';
 import {
   CLAUDE_BIN,
   claudeEnv,
@@ -13,7 +14,7 @@ import {
   waitFor,
 } from '../support/claude.js';
 import { PACKAGE_ROOT, runJson, spawnCollect } from '../support/cli.js';
-import { type FakeApi, type RecordedRequest, startFakeApi } from '../support/fake-messages-api.js';
+import { type FakeApi, startFakeApi } from '../support/fake-messages-api.js';
 import { tempDir } from '../support/tmp.js';
 
 /**
@@ -29,29 +30,6 @@ const DIGEST_MARK = 'PLUGIN-DIGEST-3e1a';
 const CONVENTION_MARK = 'PLUGIN-CONV-8b2d';
 const RUN_MARK = 'PLUGIN-E2E-RUN';
 const PROMPT = 'How should I name the new database migration file for the orders table?';
-
-interface ToolResultBlock {
-  type: 'tool_result';
-  content: string | { type: string; text?: string }[];
-}
-
-function toolResults(req: RecordedRequest): ToolResultBlock[] {
-  const out: ToolResultBlock[] = [];
-  for (const m of (req.body.messages ?? []) as { role: string; content: unknown }[]) {
-    if (m.role !== 'user' || !Array.isArray(m.content)) continue;
-    for (const b of m.content as { type: string }[])
-      if (b.type === 'tool_result') out.push(b as ToolResultBlock);
-  }
-  return out;
-}
-
-function resultText(b: ToolResultBlock): string {
-  return typeof b.content === 'string' ? b.content : b.content.map((c) => c.text ?? '').join('');
-}
-
-function isAgentTurn(r: RecordedRequest): boolean {
-  return Array.isArray(r.body.tools) && (r.body.tools as { name?: string }[]).some((t) => t.name === 'Bash');
-}
 
 /** The plugin's MCP tool as Claude Code names it (`mcp__<server id>__ctx_search`), read from a request. */
 function mcpSearchTool(raw: string): string | null {

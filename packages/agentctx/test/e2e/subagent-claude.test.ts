@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAgentTurn, toolNames } from '../support/agent-requests.js';
 import { CLAUDE_BIN, claudeEnv, gitRepo, runClaude } from '../support/claude.js';
 import { runJson } from '../support/cli.js';
 import { type FakeApi, type RecordedRequest, startFakeApi } from '../support/fake-messages-api.js';
@@ -15,12 +16,6 @@ const CONVENTION_MARK = 'SUBAGENT-CONV-5e1d';
 const PARENT_MARK = 'PARENT-ASK-9b07';
 const TASK = 'Search the repository for how database migration files are named and report the rule';
 
-function toolNames(r: RecordedRequest): string[] {
-  const tools = Array.isArray(r.body.tools) ? (r.body.tools as { name?: string }[]) : [];
-  return tools.map((t) => t.name ?? '');
-}
-
-const isAgentTurn = (r: RecordedRequest) => toolNames(r).includes('Bash');
 /** The subagent's requests: its task is the conversation, the parent's prompt is not in it. */
 const isSubagentTurn = (r: RecordedRequest) =>
   isAgentTurn(r) && r.raw.includes(TASK) && !r.raw.includes(PARENT_MARK);

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAgentTurn } from '../support/agent-requests.js';
 import { CLAUDE_BIN, claudeEnv, removeHomeAfterBackground, runClaude } from '../support/claude.js';
 import { runJson } from '../support/cli.js';
 import { type FakeApi, type RecordedRequest, startFakeApi } from '../support/fake-messages-api.js';
@@ -20,10 +21,6 @@ const RUN_MARK = 'TEAM-E2E-RUN';
 const DECISION = 'Orders are stored in Postgres';
 const OLD_MARK = 'OLD-MARK-4b1e';
 const NEW_MARK = 'NEW-MARK-9c07';
-
-function isAgentTurn(r: RecordedRequest): boolean {
-  return Array.isArray(r.body.tools) && (r.body.tools as { name: string }[]).some((t) => t.name === 'Bash');
-}
 
 function toolResultCount(r: RecordedRequest): number {
   return r.raw.split('"tool_result"').length - 1;

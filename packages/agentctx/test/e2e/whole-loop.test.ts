@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDigest } from '../../src/core/digest/digest-file.js';
 import { Db as Database } from '../../src/storage/sqlite.js';
+import { isAgentTurn, resultText, toolNames, toolResults } from '../support/agent-requests.js';
 import {
   CLAUDE_BIN,
   claudeEnv,
@@ -49,40 +50,11 @@ const DETACHED_MS = 60_000;
  */
 const EXTRACTION_DELAY_MS = 3000;
 
-interface ToolResultBlock {
-  type: 'tool_result';
-  tool_use_id: string;
-  content: string | { type: string; text?: string }[];
-  is_error?: boolean;
-}
-
-function toolNames(req: RecordedRequest): string[] {
-  const tools = req.body.tools;
-  return Array.isArray(tools) ? (tools as { name?: string }[]).map((t) => String(t.name)) : [];
-}
-
 /** A turn of Claude Code's agent loop (it offers the Bash tool): not title generation, not extraction. */
-function isAgentTurn(req: RecordedRequest): boolean {
-  return toolNames(req).includes('Bash');
-}
 
 /** agentctx's extraction request: it offers the record_context tool. */
 function isExtraction(req: RecordedRequest): boolean {
   return toolNames(req).includes('record_context');
-}
-
-function toolResults(req: RecordedRequest): ToolResultBlock[] {
-  const out: ToolResultBlock[] = [];
-  for (const m of (req.body.messages ?? []) as { role: string; content: unknown }[]) {
-    if (m.role !== 'user' || !Array.isArray(m.content)) continue;
-    for (const b of m.content as { type: string }[])
-      if (b.type === 'tool_result') out.push(b as ToolResultBlock);
-  }
-  return out;
-}
-
-function resultText(b: ToolResultBlock): string {
-  return typeof b.content === 'string' ? b.content : b.content.map((c) => c.text ?? '').join('');
 }
 
 function text(t: string, delayMs?: number): FakeReply {

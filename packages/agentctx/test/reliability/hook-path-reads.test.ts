@@ -1,10 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildSync } from 'esbuild';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGitHistory } from '../../src/storage/git-history.js';
+import { bundleChildScript } from '../support/child-bundle.js';
 import { PACKAGE_ROOT } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -23,9 +23,9 @@ const BIG = 40 * 1024 * 1024;
 beforeAll(() => {
   t = tempDir('agentctx-hook-reads-');
   const src = (p: string) => JSON.stringify(join(PACKAGE_ROOT, 'src', p));
-  const entry = join(t.path, 'reader.ts');
-  writeFileSync(
-    entry,
+  reader = bundleChildScript(
+    t.path,
+    'reader',
     `import { headBranch, headCommit, findRepo } from ${src('storage/git-repo.ts')};
 import { readSessionState } from ${src('core/injection/session-state.ts')};
 const [what, path] = process.argv.slice(2);
@@ -37,15 +37,6 @@ const out =
 process.stdout.write(JSON.stringify(out));
 `,
   );
-  reader = join(t.path, 'reader.cjs');
-  buildSync({
-    entryPoints: [entry],
-    outfile: reader,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    logLevel: 'error',
-  });
 });
 afterAll(() => t.cleanup());
 

@@ -1,9 +1,8 @@
-import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../src/app/project.js';
 import { openDb } from '../../src/storage/open.js';
-import { BIN, isolatedEnv, runAgentctx } from '../support/cli.js';
+import { BIN } from '../support/cli.js';
 import {
   BENCH,
   FULL,
@@ -16,6 +15,7 @@ import {
   total,
 } from '../support/faults.js';
 import { type Comparable, comparable, expectSameOutcome } from '../support/kill-compare.js';
+import { consolidateToEnd, homeWithStore } from '../support/kill-stores.js';
 import { FIXTURE_MODELS } from '../support/models.js';
 import { rowsOf, storeHealth } from '../support/store-check.js';
 import { fakeRepo, tempDir } from '../support/tmp.js';
@@ -57,35 +57,17 @@ function derived(path: string): Record<string, string> {
   };
 }
 
-function home(name: string): { env: NodeJS.ProcessEnv; db: string } {
-  const h = join(t.path, name);
-  mkdirSync(join(h, '.agentctx'), { recursive: true });
-  cpSync(template, join(h, '.agentctx', 'agentctx.db'));
-  return {
-    env: isolatedEnv(h, { AGENTCTX_EMBED_MODEL: 'glove-sif-384-q8', AGENTCTX_MODEL_PATH: FIXTURE_MODELS }),
-    db: join(h, '.agentctx', 'agentctx.db'),
-  };
-}
+const home = (name: string) =>
+  homeWithStore(t.path, name, template, {
+    AGENTCTX_EMBED_MODEL: 'glove-sif-384-q8',
+    AGENTCTX_MODEL_PATH: FIXTURE_MODELS,
+  });
 
-/**
- * A whole run: the time box (60 s by default, less the backfill) is lifted, else a slow machine
- * ends the reference run early and a rerun goes further than it (a time-boxed run is continued by
- * the next one, by design).
- */
-function consolidateToEnd(env: NodeJS.ProcessEnv): {
+type BackfillRun = {
   finished?: boolean;
   duration_ms?: number;
   embeddings: { status: string; pending: number; ms?: number };
-} {
-  const r = runAgentctx(['consolidate', '--json', '--budget-ms', '900000'], {
-    cwd: repo,
-    env,
-    timeoutMs: 900_000,
-  });
-  expect(r.stderr).toBe('');
-  expect(r.code).toBe(0);
-  return JSON.parse(r.stdout);
-}
+};
 
 /** Records marked embedded must have a vector; a pending one may or may not (a rerun replaces it). */
 function doneWithoutVector(path: string): number {
@@ -149,7 +131,7 @@ beforeAll(() => {
   db.close();
   const ref = home('reference');
   const t0 = Date.now();
-  const out = consolidateToEnd(ref.env);
+  const out = consolidateToEnd<BackfillRun>(repo, ref.env);
   referenceMs = Date.now() - t0;
   // the backfill runs before the keyword steps: it ends where they begin (duration_ms of the
   // process's end) and started its own `ms` before that (model load included)
@@ -192,7 +174,7 @@ describe('kill -9 of the embedding backfill', () => {
           )[0]!.n;
           if (pending > 0 && pending < RECORDS) midBackfill++;
           const { result: rerun, waited } = await rerunPastTornLock(
-            () => consolidateToEnd(h.env),
+            () => consolidateToEnd<BackfillRun>(repo, h.env),
             (r) => 'skipped' in r,
             join(h.env.AGENTCTX_HOME!, 'locks'),
           );

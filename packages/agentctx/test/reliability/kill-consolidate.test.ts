@@ -1,9 +1,9 @@
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../src/app/project.js';
 import { openDb } from '../../src/storage/open.js';
-import { BIN, isolatedEnv, runAgentctx } from '../support/cli.js';
+import { BIN } from '../support/cli.js';
 import {
   BENCH,
   FULL,
@@ -16,6 +16,7 @@ import {
   total,
 } from '../support/faults.js';
 import { type Comparable, comparable, expectSameOutcome } from '../support/kill-compare.js';
+import { consolidateToEnd, homeWithStore } from '../support/kill-stores.js';
 import { storeHealth } from '../support/store-check.js';
 import { fakeRepo, tempDir } from '../support/tmp.js';
 
@@ -112,28 +113,7 @@ function id(i: number): string {
   return `01JC${String(i).padStart(22, '0')}`;
 }
 
-function home(name: string): { env: NodeJS.ProcessEnv; db: string } {
-  const h = join(t.path, name);
-  mkdirSync(join(h, '.agentctx'), { recursive: true });
-  cpSync(template, join(h, '.agentctx', 'agentctx.db'));
-  return { env: isolatedEnv(h), db: join(h, '.agentctx', 'agentctx.db') };
-}
-
-/**
- * A whole run: the time box (60 s by default, less the backfill) is lifted, else a slow machine
- * ends the reference run early and a rerun goes further than it (a time-boxed run is continued by
- * the next one, by design).
- */
-function consolidateToEnd(env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const r = runAgentctx(['consolidate', '--json', '--budget-ms', '900000'], {
-    cwd: repo,
-    env,
-    timeoutMs: 600_000,
-  });
-  expect(r.stderr).toBe('');
-  expect(r.code).toBe(0);
-  return JSON.parse(r.stdout) as Record<string, unknown>;
-}
+const home = (name: string) => homeWithStore(t.path, name, template);
 
 let reference: Comparable;
 let referenceMs = 0;
@@ -148,7 +128,7 @@ beforeAll(() => {
   const ref = home('reference');
   referenceEnv = ref;
   const t0 = Date.now();
-  const summary = consolidateToEnd(ref.env);
+  const summary = consolidateToEnd(repo, ref.env);
   referenceMs = Date.now() - t0;
   expect(summary.finished).toBe(true);
   expect(summary.merged as number).toBeGreaterThan(0);
@@ -163,7 +143,7 @@ describe('kill -9 of consolidate', () => {
   // so a second run changed 31 scores and the digest ranked the keepers by stale scores; a run
   // killed after its merges and rerun ended with other scores than one uninterrupted run.
   it('one uninterrupted run is a fixed point: a second run right after it changes nothing', () => {
-    const again = consolidateToEnd(referenceEnv.env);
+    const again = consolidateToEnd(repo, referenceEnv.env);
     expect(again.merged).toBe(0);
     // a decaying score may still move by one rounding step in the second between the runs
     expectSameOutcome(comparable(referenceEnv.db, seededIds, DERIVED), reference, 'second run');
@@ -183,7 +163,7 @@ describe('kill -9 of consolidate', () => {
         check: async (h, label) => {
           expect(storeHealth(h.db), label).toEqual({ integrity: 'ok', fts: 'ok' });
           const { result: rerun, waited } = await rerunPastTornLock(
-            () => consolidateToEnd(h.env),
+            () => consolidateToEnd(repo, h.env),
             (r) => r.skipped === 'locked',
             join(h.env.AGENTCTX_HOME!, 'locks'),
           );

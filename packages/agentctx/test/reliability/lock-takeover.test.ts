@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildSync } from 'esbuild';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleChildScript } from '../support/child-bundle.js';
 import { PACKAGE_ROOT } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -21,9 +21,9 @@ let waiter: string;
 
 beforeAll(() => {
   t = tempDir('agentctx-lock-race-');
-  const entry = join(t.path, 'waiter.ts');
-  writeFileSync(
-    entry,
+  waiter = bundleChildScript(
+    t.path,
+    'waiter',
     `import { appendFileSync } from 'node:fs';
 import { tryLock } from ${JSON.stringify(join(PACKAGE_ROOT, 'src', 'app', 'lock.ts'))};
 const [dir, log, times, holdMs, crash, deadline] = process.argv.slice(2);
@@ -48,15 +48,6 @@ while (held < Number(times) && Date.now() < Number(deadline)) {
 }
 `,
   );
-  waiter = join(t.path, 'waiter.cjs');
-  buildSync({
-    entryPoints: [entry],
-    outfile: waiter,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    logLevel: 'error',
-  });
 });
 afterAll(() => t.cleanup());
 

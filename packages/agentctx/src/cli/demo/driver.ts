@@ -30,7 +30,7 @@ export interface DemoWorld {
 const DROPPED = /^(ANTHROPIC_|CLAUDE_|AGENTCTX_|CLAUDECODE$|NODE_OPTIONS$)/;
 
 /** The demo's environment: the caller's, minus keys and agentctx settings, pointed at `dir`. */
-export function demoEnv(
+function demoEnv(
   dir: string,
   parent: Record<string, string | undefined>,
 ): Record<string, string | undefined> {
@@ -157,19 +157,6 @@ export function storedRecords(world: DemoWorld): StoredRecord[] {
          WHERE project_id IN (?, ?) AND superseded_at IS NULL ORDER BY recorded_at, id`,
       )
       .all(app.project.id, GLOBAL_PROJECT) as StoredRecord[];
-  } finally {
-    app.close();
-  }
-}
-
-/** Tokens the store accounted to each demo session (CONTRACTS.md §accounting). */
-export function sessionTokens(world: DemoWorld): { session_id: string; tokens_injected: number }[] {
-  if (!existsSync(join(world.home, 'agentctx.db'))) return [];
-  const app = createApp({ cwd: world.repo, env: world.env });
-  try {
-    return app.readDb
-      .prepare('SELECT session_id, tokens_injected FROM sessions WHERE project_id = ? ORDER BY session_id')
-      .all(app.project.id) as { session_id: string; tokens_injected: number }[];
   } finally {
     app.close();
   }

@@ -63,7 +63,7 @@ export function renderStep(s: DemoStep, n: number, style: Style): string {
   return lines.join('\n');
 }
 
-export interface DemoSummary {
+interface DemoSummary {
   dir: string;
   kept: boolean;
   project: string;

@@ -47,7 +47,7 @@ export interface DemoStep {
 /** How long one background job may take before the demo gives up waiting. */
 const JOB_WAIT_MS = 60_000;
 
-export class DemoFailure extends Error {}
+class DemoFailure extends Error {}
 
 async function settle(run: HookRun, timeoutMs = JOB_WAIT_MS): Promise<void> {
   const left = await waitFor(

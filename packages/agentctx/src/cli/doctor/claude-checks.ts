@@ -31,7 +31,7 @@ function readOrNull(path: string): string | null {
 }
 
 /** The agentctx Claude Code would run: the first on PATH. */
-export function agentctxOnPath(a: App): string | null {
+function agentctxOnPath(a: App): string | null {
   return findOnPath('agentctx', a.env);
 }
 

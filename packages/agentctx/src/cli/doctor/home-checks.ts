@@ -20,7 +20,7 @@ const DEGRADED = /keyword-only|rules only|rule-based/;
 const BACKGROUND_ERROR = /^agentctx(?: mcp)?: |deadline reached|^(?:Uncaught )?[A-Z][A-Za-z]*Error\b/;
 const STAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)\s/;
 
-export interface LogError {
+interface LogError {
   file: string;
   at: string;
   line: string;

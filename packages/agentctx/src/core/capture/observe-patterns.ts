@@ -4,7 +4,7 @@
  * a test run reported, and which git operation ran. No I/O here; `observe.ts` applies the results.
  */
 
-export const FILE_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'] as const;
+const FILE_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'] as const;
 
 /** The path a writing tool touched, or null. */
 export function editedFile(toolName: string, input: Record<string, unknown>): string | null {
@@ -32,7 +32,7 @@ export function shellOutput(response: unknown, error = ''): { text: string; inte
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes in tool output
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
-export function stripAnsi(text: string): string {
+function stripAnsi(text: string): string {
   return text.replace(ANSI, '');
 }
 
@@ -75,7 +75,7 @@ export function firstErrorLine(command: string, output: string): string | null {
   return traceback ? 'Traceback (most recent call last)' : null;
 }
 
-export type TestRunner = 'vitest' | 'jest' | 'pytest' | 'go' | 'cargo' | 'node' | 'mocha' | 'npm';
+type TestRunner = 'vitest' | 'jest' | 'pytest' | 'go' | 'cargo' | 'node' | 'mocha' | 'npm';
 
 export interface TestOutcome {
   runner: TestRunner;
@@ -205,7 +205,7 @@ export function parseTestOutcome(command: string, output: string): TestOutcome |
   return out;
 }
 
-export type GitOp =
+type GitOp =
   | { op: 'commit'; message?: string }
   | { op: 'switch'; branch: string; created: boolean }
   | { op: 'merge'; branch: string };

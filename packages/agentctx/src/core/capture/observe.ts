@@ -19,7 +19,7 @@ import { type BranchOp, type Capture, prepareCapture, type ToolCall } from './pr
  * - git commit/switch/merge → branch nodes tied to the session.
  */
 
-export interface ObserveDeps {
+interface ObserveDeps {
   db: Db;
   clock: Clock;
   newId: IdGen;
@@ -33,16 +33,14 @@ export interface ObserveDeps {
   agent?: string;
 }
 
-export type { Capture, ToolCall } from './prepare.js';
-
-export interface Observation {
+interface Observation {
   files: string[];
   records: string[];
   branches: string[];
 }
 
 /** A file's node value: relative to the project root when inside it, else absolute. */
-export function fileNodeValue(root: string, cwd: string, path: string): string {
+function fileNodeValue(root: string, cwd: string, path: string): string {
   const abs = isAbsolute(path) ? resolve(path) : resolve(cwd, path);
   const rel = relative(root, abs);
   if (!rel || rel.startsWith('..') || isAbsolute(rel)) return abs;

@@ -25,7 +25,7 @@ import type { Capture } from './prepare.js';
  * lock had been free: nothing is lost, nothing is written twice.
  */
 
-export interface SpooledCapture {
+interface SpooledCapture {
   v: 1;
   /** When the tool call ended (ISO): the capture's records are dated then. */
   at: string;
@@ -71,7 +71,7 @@ function asSpooled(v: unknown): SpooledCapture | null {
   return ok ? (o as unknown as SpooledCapture) : null;
 }
 
-export interface SpoolDeps {
+interface SpoolDeps {
   db: Db;
   newId: IdGen;
   dir: string;

@@ -15,12 +15,12 @@ export interface ScannedFile {
   resolved: ResolvedSource;
 }
 
-export interface RecordText {
+interface RecordText {
   id: string;
   text: string;
 }
 
-export type ModuleRel = 'derives_from' | 'scoped_to';
+type ModuleRel = 'derives_from' | 'scoped_to';
 
 export interface GraphPlan {
   /** file → module: `derives_from` = imports it, `scoped_to` = is it. */
@@ -34,9 +34,9 @@ export interface GraphPlan {
 }
 
 /** A name defined by more files than this is too ambiguous to link a mention to. */
-export const MAX_DEFINITIONS = 3;
+const MAX_DEFINITIONS = 3;
 
-export function symbolValue(file: string, name: string): string {
+function symbolValue(file: string, name: string): string {
   return `${file}#${name}`;
 }
 

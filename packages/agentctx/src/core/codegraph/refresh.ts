@@ -29,11 +29,11 @@ import { languageOf, type ParsedSource } from './source.js';
  */
 
 /** Files read per run (the newest file nodes): bounds a run on a project with a long history. */
-export const MAX_FILES = 5000;
+const MAX_FILES = 5000;
 /** Larger files are generated or vendored: not read. */
-export const MAX_FILE_BYTES = 512 * 1024;
+const MAX_FILE_BYTES = 512 * 1024;
 
-export interface CodeGraphDeps {
+interface CodeGraphDeps {
   db: Db;
   newId: IdGen;
   projectId: string;
@@ -56,7 +56,7 @@ export interface CodeGraphSummary {
   nodes_dropped: number;
 }
 
-export function diskRepo(root: string): RepoFs {
+function diskRepo(root: string): RepoFs {
   return {
     exists: (rel) => existsSync(join(root, rel)),
     read(rel) {

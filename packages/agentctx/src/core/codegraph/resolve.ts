@@ -17,7 +17,7 @@ export interface RepoFs {
   read(rel: string): string | null;
 }
 
-export interface ResolvedImport {
+interface ResolvedImport {
   module: string;
   /** Names taken from the module (for named-import edges to its symbols). */
   names: string[];
@@ -204,7 +204,7 @@ function rustImport(fs: RepoFs, file: string, spec: string, src: string | null):
 
 // ---- all ------------------------------------------------------------------------------
 
-export interface ResolveContext {
+interface ResolveContext {
   fs: RepoFs;
   goMods: Map<string, GoMod | null>;
 }

@@ -3,7 +3,7 @@
  * (as written, with the names it takes from each) and the top-level names it defines.
  */
 
-export type Lang = 'ts' | 'python' | 'go' | 'rust';
+type Lang = 'ts' | 'python' | 'go' | 'rust';
 
 export interface RawImport {
   /** The specifier as written: './pay.js', 'stripe', '..models', 'github.com/x/y', 'crate::pay'. */
@@ -43,7 +43,7 @@ export function languageOf(path: string): Lang | null {
 }
 
 /** Shorter names than this are too common to stand for one symbol. */
-export const SYMBOL_MIN_LENGTH = 4;
+const SYMBOL_MIN_LENGTH = 4;
 const GENERIC = new Set(['main', 'init', 'setup', 'index', 'default', 'test', 'tests', 'self', 'this']);
 
 /** Is `name` distinctive enough to be a symbol node? */

@@ -10,7 +10,7 @@ import type { VectorStore } from '../../storage/vectors/store.js';
  * run picks them up. The model is loaded only when something is pending.
  */
 
-export interface BackfillDeps {
+interface BackfillDeps {
   db: Db;
   store: VectorStore;
   /** Loads the model; called at most once, and only when a record is pending. */
@@ -25,7 +25,7 @@ export interface BackfillDeps {
   checkpoint?: () => boolean;
 }
 
-export interface BackfillSummary {
+interface BackfillSummary {
   embedded: number;
   pending: number;
   pruned: number;

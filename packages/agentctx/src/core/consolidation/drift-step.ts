@@ -21,7 +21,7 @@ import type { SliceOptions } from './slices.js';
  * remembered too: drift scores are derived, and clearing them must not be mistaken for a result).
  */
 
-export interface DriftStepDeps {
+interface DriftStepDeps {
   db: Db;
   project: { id: string; root: string };
   now: Date;
@@ -33,7 +33,7 @@ export interface DriftStepDeps {
   slice?: SliceOptions;
 }
 
-export interface DriftStepResult {
+interface DriftStepResult {
   counts: DriftScorePlan['counts'];
   /** True when the last result was reused; false when the scan ran. */
   reused: boolean;
@@ -46,14 +46,14 @@ function remember(deps: DriftStepDeps, memo: DriftMemo | undefined): void {
   saveDriftMemo(deps.db, deps.project.id, memo);
 }
 
-export function driftFingerprint(files: readonly MemoryFile[], mark: string): string {
+function driftFingerprint(files: readonly MemoryFile[], mark: string): string {
   const h = createHash('sha256').update(`${VERSION}\u0000${DRIFT_RULES}\u0000${mark}`);
   for (const f of files) h.update(`\u0000${f.rel}\u0000${f.text.length}\u0000${f.text}`);
   return h.digest('base64url');
 }
 
 /** Whether `memo` still holds: same fingerprint, and the window has lost no record that mattered. */
-export function memoHolds(memo: DriftMemo | undefined, fingerprint: string, since: string): boolean {
+function memoHolds(memo: DriftMemo | undefined, fingerprint: string, since: string): boolean {
   if (!memo || memo.fingerprint !== fingerprint) return false;
   if (since < memo.since) return false; // the clock went back: older records may be in the window
   return memo.oldest === null || memo.oldest >= since;

@@ -27,7 +27,7 @@ export function contentKey(type: string, title: string, body: string): string {
     .slice(0, 22);
 }
 
-export interface KeyedMerges {
+interface KeyedMerges {
   plans: MergePlan[];
   /** How many records were keyed this run. */
   keyed: number;

@@ -13,7 +13,7 @@ import { namespacesOf } from '../records/records.js';
  * propose the pair again.
  */
 
-export interface MergeDeps {
+interface MergeDeps {
   db: Db;
   clock: Clock;
   newId: IdGen;
@@ -32,7 +32,7 @@ function pair(deps: MergeDeps, idA: string, idB: string): [ContextRecord, Contex
   return a.recorded_at < b.recorded_at || (a.recorded_at === b.recorded_at && a.id < b.id) ? [a, b] : [b, a];
 }
 
-export interface MergeOutcome {
+interface MergeOutcome {
   keeper: string;
   superseded: string;
 }

@@ -25,7 +25,7 @@ import {
 const NEAR_TERMS = 4;
 const NEAR_LIMIT = 8;
 
-export interface NearScanDeps {
+interface NearScanDeps {
   db: Db;
   projectId: string;
   namespaces: readonly string[];

@@ -58,7 +58,7 @@ export interface ConsolidateDeps {
   slice?: SliceOptions;
 }
 
-export interface ConsolidateSummary {
+interface ConsolidateSummary {
   project_id: string;
   started_at: string;
   finished: boolean;

@@ -22,11 +22,7 @@ import type { Confidence, ContextRecord, RecordType } from '../../shared/types.j
  * nothing.
  */
 
-export const NEVER_DECAY: ReadonlySet<RecordType> = new Set<RecordType>([
-  'decision',
-  'convention',
-  'profile',
-]);
+const NEVER_DECAY: ReadonlySet<RecordType> = new Set<RecordType>(['decision', 'convention', 'profile']);
 
 const RELEVANCE: Partial<Record<RecordType, number>> = {
   preference: 1.0,
@@ -97,7 +93,7 @@ export function computeScore(r: ScoreInput, now: Date): number | null {
   return Math.round(relevance * access * recency * weight * usage * 10_000) / 10_000;
 }
 
-export interface ScoreChange {
+interface ScoreChange {
   id: string;
   score: number;
 }

@@ -18,8 +18,8 @@ import type { Db } from '../../storage/open.js';
  * through: it wakes inside the pause and takes the lock.
  */
 
-export const SLICE_MS = 15;
-export const SLICE_CAP = 2000;
+const SLICE_MS = 15;
+const SLICE_CAP = 2000;
 export const SLICE_PAUSE_MS = LOCK_PAUSE_MS;
 
 export interface SliceOptions {

@@ -106,7 +106,7 @@ export function planStaleness(
   return rows;
 }
 
-export interface StalenessDeps {
+interface StalenessDeps {
   db: Db;
   projectId: string;
   reader: AnchorReader;

@@ -24,7 +24,7 @@ const NEIGHBOURS = 5;
 
 type Row = { id: string; project_id: string; type: string; recorded_at: string; pending_embedding: number };
 
-export interface VectorScanDeps {
+interface VectorScanDeps {
   db: Db;
   store: VectorStore;
   projectId: string;

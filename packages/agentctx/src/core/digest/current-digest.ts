@@ -32,7 +32,7 @@ export function settledStamp(dbPath: string): number | null {
 
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
-export interface StampedWrite<T extends StampedDigest> {
+interface StampedWrite<T extends StampedDigest> {
   /** The composed digest, or null when the counters never settled (nothing written). */
   digest: T | null;
   stamp: number | null;
@@ -65,7 +65,7 @@ export function writeStampedDigest<T extends Digest>(
   return { digest: null, stamp: null };
 }
 
-export interface SessionDigestInput {
+interface SessionDigestInput {
   dir: string;
   dbPath: string;
   project: { id: string; name: string };

@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../../storage/atomic-write.js';
  * text and its stamp are always read together. `<project_id>.md` beside it is a copy of the text
  * for people; nothing reads it.
  */
-export interface DigestMeta {
+interface DigestMeta {
   ids: string[];
   tokens: number;
   generated_at: string;

@@ -42,7 +42,7 @@ export const SECTION_BUDGETS = {
   drift: 60,
 } as const satisfies Record<SectionName, number>;
 
-export interface ComposeOptions {
+interface ComposeOptions {
   now: Date;
   /** Drift candidates from a fresh scan; read from stored drift scores when absent. */
   drift?: DriftCounts;
@@ -52,7 +52,7 @@ export interface ComposeOptions {
   vectors?: VectorStore;
 }
 
-export interface ComposedDigest extends Digest {
+interface ComposedDigest extends Digest {
   /** The sections kept, with their token estimates. */
   sections: { name: SectionName; tokens: number; lines: number }[];
 }

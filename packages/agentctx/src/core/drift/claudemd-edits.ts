@@ -16,7 +16,7 @@ function firstSentence(text: string, max: number): string {
 }
 
 /** The line proposed for CLAUDE.md for a missing record. */
-export function proposedLine(rec: ContextRecord): string {
+function proposedLine(rec: ContextRecord): string {
   const title = oneLine(rec.title).replace(/[.:;]+$/, '');
   const sentence = firstSentence(rec.body, 200);
   const titleLower = lowerOf(title);

@@ -47,27 +47,17 @@ export function stubsBlock(
 const text = z.string().trim().min(1);
 
 export const bugfixEnrichmentSchema = z.object({
-  stub_id: text,
-  title: z.string().trim().default(''),
-  cause: text,
-  fix: text,
+  stub_id: text.describe('The id of a listed bugfix stub.'),
+  title: z.string().trim().default('').describe('The bug in a few words (what broke), not the error text.'),
+  cause: text.describe('Why the error happened.'),
+  fix: text.describe('What fixed it.'),
 });
 
 export type BugfixEnrichment = z.infer<typeof bugfixEnrichmentSchema>;
 
-/** The tool schema's `bugfix_enrichments` property (optional: an answer without it stays valid). */
-export const BUGFIX_ENRICHMENTS_PROPERTY = {
-  type: 'array',
-  description:
+/** The answer's `bugfix_enrichments` (optional: an answer without it stays valid). */
+export const bugfixEnrichmentsSchema = z
+  .array(bugfixEnrichmentSchema)
+  .describe(
     'Bugfix stubs listed in the message whose cause and fix the transcript shows, by stub id. Empty when no stub is listed or none is explained.',
-  items: {
-    type: 'object',
-    properties: {
-      stub_id: { type: 'string', description: 'The id of a listed bugfix stub.' },
-      title: { type: 'string', description: 'The bug in a few words (what broke), not the error text.' },
-      cause: { type: 'string', description: 'Why the error happened.' },
-      fix: { type: 'string', description: 'What fixed it.' },
-    },
-    required: ['stub_id', 'title', 'cause', 'fix'],
-  },
-} as const;
+  );

@@ -14,7 +14,7 @@ export interface Candidate {
 }
 
 /** A title from the first sentence of a text, within the title limit. */
-export function titleFrom(text: string, prefix = ''): string {
+function titleFrom(text: string, prefix = ''): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const m = /^(.+?[.!?])(\s|$)/.exec(flat);
   const sentence = m && m[1]!.length >= 12 ? m[1]!.replace(/[.]$/, '') : flat;
@@ -25,7 +25,7 @@ function list(label: string, items: readonly string[]): string[] {
   return items.length > 0 ? [`${label}:`, ...items.map((i) => `- ${i}`)] : [];
 }
 
-export function handoverBody(w: ActiveWork): string {
+function handoverBody(w: ActiveWork): string {
   return [
     `Current task: ${w.current_task}`,
     ...list('Blockers', w.blockers),

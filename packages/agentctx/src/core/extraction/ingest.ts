@@ -8,7 +8,7 @@ import { type EnrichmentReport, emptyEnrichmentReport, enrichStubs } from './enr
 import type { ExtractionOutput } from './schema.js';
 import { recordSighting, type SightingOutcome, sightById } from './sightings.js';
 
-export interface IngestOptions {
+interface IngestOptions {
   sessionId: string;
   source: Source;
   /** Files the session touched (paths as the graph stores them); new project records link to them. */
@@ -172,7 +172,7 @@ function ingestOne(
 }
 
 /** One current handover per project: a new one supersedes the last (CONTRACTS.md §keyed). */
-export function ingestHandover(
+function ingestHandover(
   deps: RecordsDeps,
   c: Pick<Candidate, 'title' | 'body' | 'confidence'>,
   opts: IngestOptions,

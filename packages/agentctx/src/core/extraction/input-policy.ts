@@ -5,8 +5,8 @@ import { estimateTokens } from '../../shared/tokens.js';
  * ≤ 15K tokens → whole; 15–50K → first 3K + last 17K; > 50K → map over 10K chunks, then one
  * synthesis call.
  */
-export const WHOLE_MAX_TOKENS = 15_000;
-export const HEAD_TAIL_MAX_TOKENS = 50_000;
+const WHOLE_MAX_TOKENS = 15_000;
+const HEAD_TAIL_MAX_TOKENS = 50_000;
 export const HEAD_TOKENS = 3_000;
 export const TAIL_TOKENS = 17_000;
 export const CHUNK_TOKENS = 10_000;
@@ -53,7 +53,7 @@ function takeTail(lines: readonly string[], budget: number): string[] {
   return taken;
 }
 
-export function chunkLines(lines: readonly string[], budget: number): string[] {
+function chunkLines(lines: readonly string[], budget: number): string[] {
   const chunks: string[] = [];
   let cur: string[] = [];
   let used = 0;

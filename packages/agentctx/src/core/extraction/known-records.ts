@@ -14,7 +14,7 @@ import type { KnownRecord } from './prompt.js';
  */
 
 export const KNOWN_LIMIT = 60;
-export const PROBATION_SHARE = 30;
+const PROBATION_SHARE = 30;
 
 export function knownRecords(deps: RecordsDeps): KnownRecord[] {
   const ns = namespacesOf(deps.projectId);

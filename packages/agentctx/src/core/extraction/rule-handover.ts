@@ -11,7 +11,7 @@ import { BODY_MAX, TITLE_MAX } from '../../shared/types.js';
 const TEST_COMMAND =
   /\b(vitest|jest|mocha|pytest|tox|rspec|phpunit|go test|cargo test|mvn test|gradle test|(npm|pnpm|yarn|bun)( run)? test|node --test|make test|ctest)\b/;
 
-export interface RuleHandover {
+interface RuleHandover {
   title: string;
   body: string;
   /** Files the session edited (as given, relative to the project root when inside it). */

@@ -11,7 +11,7 @@ import {
 import { type ParsedOutput, parseExtractionOutput } from './schema.js';
 import { RECORD_CONTEXT_TOOL } from './tool-schema.js';
 
-export interface LlmRunHooks {
+interface LlmRunHooks {
   /** Called after every answered call, before the next one: store its cost here. */
   onCall: (resp: StructuredResponse, purpose: 'extract' | 'map' | 'synthesis') => void;
   /** Asked before every call; false stops the run (daily cost cap reached). */
@@ -21,14 +21,14 @@ export interface LlmRunHooks {
 }
 
 /** The model gave no usable answer (not an object), or the cost cap stopped the run. */
-export class ExtractionFailed extends Error {
+class ExtractionFailed extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ExtractionFailed';
   }
 }
 
-export interface LlmRunResult {
+interface LlmRunResult {
   parsed: ParsedOutput;
   calls: number;
 }

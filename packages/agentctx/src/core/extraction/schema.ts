@@ -1,58 +1,108 @@
 import { z } from 'zod';
-import { type BugfixEnrichment, bugfixEnrichmentSchema } from './bugfix-stubs.js';
+import { type BugfixEnrichment, bugfixEnrichmentSchema, bugfixEnrichmentsSchema } from './bugfix-stubs.js';
 
 /**
- * The extraction output schema (CONTRACTS.md §extraction-output), twice: as zod (ingest validation,
- * entry by entry) and as the JSON schema of the `record_context` tool the model is made to call.
- * Keep the two in step.
+ * The extraction output schema (CONTRACTS.md §extraction-output), once, in zod: ingest validates with it entry by entry, and the
+ * JSON schema of the `record_context` tool the model is made to call is generated from it
+ * (tool-schema.ts), descriptions included. Not on the hook path (extraction runs in its own
+ * process).
  */
 
-const confidence = z.enum(['explicit', 'inferred']);
+const confidence = z
+  .enum(['explicit', 'inferred'])
+  .describe('explicit: the developer said or chose it directly. inferred: a pattern you observed.');
 const text = z.string().trim().min(1);
 
-export const decisionSchema = z.object({
-  what: text,
-  rationale: z.string().trim().default(''),
-  supersedes: z.string().trim().min(1).nullable().default(null),
+const decisionSchema = z.object({
+  what: text.describe('The choice, stated on its own (one or two sentences).'),
+  rationale: z.string().trim().default('').describe('Why, as the developer gave it; empty if not given.'),
+  supersedes: z
+    .string()
+    .trim()
+    .min(1)
+    .nullable()
+    .default(null)
+    .describe('Id of a listed existing record this decision replaces, else null.'),
   confidence,
 });
-export const preferenceSchema = z.object({
+const preferenceSchema = z.object({
   category: z.enum(['style', 'tooling', 'process', 'naming']),
-  rule: text,
+  rule: text.describe('The preference as a rule, e.g. "Use pnpm, never npm".'),
   confidence,
-  scope: z.enum(['project', 'global']),
+  scope: z
+    .enum(['project', 'global'])
+    .describe('global only when the developer says it holds for all their work.'),
 });
-export const conventionSchema = z.object({
+const conventionSchema = z.object({
   scope: z.enum(['file', 'module', 'project']),
   convention: text,
   confidence,
 });
-export const gotchaSchema = z.object({ pattern: text, why_it_matters: z.string().trim().default('') });
+const gotchaSchema = z.object({ pattern: text, why_it_matters: z.string().trim().default('') });
+// overwrite, not transform: the type stays an array of strings, so it has a JSON schema
 const stringList = z
   .array(z.string())
   .default([])
-  .transform((a) => a.map((s) => s.trim()).filter(Boolean));
+  .overwrite((a) => a.map((s) => s.trim()).filter(Boolean));
+/** A re-sighting as the tool asks for it: an id and how it was seen. */
+const reinforcementEntrySchema = z.object({
+  id: text.describe('The id of a listed record.'),
+  confidence: z
+    .enum(['explicit', 'inferred'])
+    .default('inferred')
+    .describe('explicit: the developer stated or confirmed it directly. inferred: you observed it again.'),
+});
 /**
  * A listed record the session showed again (CONTRACTS.md §confidence sightings). Not in the
  * contract's own fields (CONTRACTS.md §extraction-output): the prompt asks the model to skip facts
  * a listed record already holds, so a re-sighting comes back by id. A bare id string is taken as an
  * inferred sighting.
  */
-export const reinforcementSchema = z.union([
-  z.object({ id: text, confidence: confidence.default('inferred') }),
+const reinforcementSchema = z.union([
+  reinforcementEntrySchema,
   text.transform((id) => ({ id, confidence: 'inferred' as const })),
 ]);
-export const activeWorkSchema = z.object({
-  current_task: z.string().trim().default(''),
-  blockers: stringList,
-  next_steps: stringList,
-  open_questions: stringList,
+const activeWorkSchema = z
+  .object({
+    current_task: z.string().trim().default(''),
+    blockers: stringList,
+    next_steps: stringList,
+    open_questions: stringList,
+  })
+  .describe('Where the work stands at the end of the transcript, for the next session.');
+
+/**
+ * The whole answer as the model is asked to give it. `parseExtractionOutput` does not parse it
+ * in one go (a bad entry drops alone); it is the source of the tool's input schema.
+ */
+export const extractionAnswerSchema = z.object({
+  decisions: z
+    .array(decisionSchema)
+    .describe('Technical or architectural choices the developer made or accepted, one per entry.'),
+  preferences: z.array(preferenceSchema).describe('How this developer likes to work.'),
+  conventions: z.array(conventionSchema).describe('Rules about how code is written in this project.'),
+  active_work: activeWorkSchema,
+  // not in SPEC §6's schema, and optional: bugfix-stubs.ts
+  bugfix_enrichments: bugfixEnrichmentsSchema.optional(),
+  gotchas: z
+    .array(gotchaSchema)
+    .describe('Non-obvious behaviour of the codebase or its tools that bit or would bite.'),
+  // optional: an answer in SPEC §6's shape alone is still valid (Claude Code's StructuredOutput,
+  // behind the claude-cli backend, rejects an answer missing a required field)
+  reinforces: z
+    .array(reinforcementEntrySchema)
+    .optional()
+    .describe(
+      'Listed existing records marked inferred or reinforced that this session shows again (the developer ' +
+        'restated, applied or confirmed the same fact, in any words), by id. Only ids from the list; empty if none.',
+    ),
+  flush_ok: z.boolean().describe('true when the session was trivial and nothing should be recorded.'),
 });
 
-export type Decision = z.infer<typeof decisionSchema>;
-export type Preference = z.infer<typeof preferenceSchema>;
-export type Convention = z.infer<typeof conventionSchema>;
-export type Gotcha = z.infer<typeof gotchaSchema>;
+type Decision = z.infer<typeof decisionSchema>;
+type Preference = z.infer<typeof preferenceSchema>;
+type Convention = z.infer<typeof conventionSchema>;
+type Gotcha = z.infer<typeof gotchaSchema>;
 export type ActiveWork = z.infer<typeof activeWorkSchema>;
 export type Reinforcement = z.infer<typeof reinforcementSchema>;
 

@@ -24,7 +24,7 @@ import { renderTranscript } from './render.js';
 import { buildRuleHandover, displayPath } from './rule-handover.js';
 import { runLlmExtraction } from './run-llm.js';
 
-export interface SessionExtractInput {
+interface SessionExtractInput {
   records: RecordsDeps;
   sessionId: string;
   transcriptPath: string;

@@ -22,7 +22,7 @@ export type SightingOutcome =
   | { kind: 'invalid' };
 
 /** Has this session already produced or reinforced the record? */
-export function seenInSession(deps: RecordsDeps, rec: ContextRecord, sessionId: string): boolean {
+function seenInSession(deps: RecordsDeps, rec: ContextRecord, sessionId: string): boolean {
   if (rec.session_id === sessionId) return true;
   return (
     deps.db

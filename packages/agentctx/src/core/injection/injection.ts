@@ -10,9 +10,9 @@ import type { SearchHit } from '../retrieval/search-types.js';
  * Inferred records are worded as hypotheses. Weak matches inject nothing: silence beats noise.
  */
 
-export const PROMPT_TOKEN_BUDGET = 2000;
-export const PROMPT_CHAR_BUDGET = 8000;
-export const PROMPT_MAX_RECORDS = 3;
+const PROMPT_TOKEN_BUDGET = 2000;
+const PROMPT_CHAR_BUDGET = 8000;
+const PROMPT_MAX_RECORDS = 3;
 /** Below this many tokens left, a truncated body is not worth showing. */
 const MIN_BODY_TOKENS = 24;
 
@@ -30,7 +30,7 @@ export interface Injection {
  * `shortCoverage` lets one rare word carry a hit: a record holding a quarter of a short
  * query's information is injected even when it shares a single word with it.
  */
-export const WEAK_MATCH = { minScore: 0.55, shortCoverage: 0.25, longCoverage: 0.2 } as const;
+const WEAK_MATCH = { minScore: 0.55, shortCoverage: 0.25, longCoverage: 0.2 } as const;
 
 /**
  * Whether a hit is strong enough to inject. `termCount` is the number of query terms the
@@ -53,7 +53,7 @@ export function selectHits(hits: readonly SearchHit[], termCount: number): Searc
   return hits.filter((h) => isStrongHit(h, termCount)).slice(0, PROMPT_MAX_RECORDS);
 }
 
-export const HEADER =
+const HEADER =
   'agentctx: project context from earlier sessions that may bear on this prompt. Items marked "unconfirmed" are hypotheses to check, not established facts. Full records: ctx_get with the id.';
 
 function label(r: ContextRecord, now: Date): string {

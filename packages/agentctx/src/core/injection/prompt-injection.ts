@@ -13,7 +13,7 @@ import { formatInjection, type Injection, selectHits } from './injection.js';
  */
 
 /** The engine settings of the prompt hook. */
-export const PROMPT_SEARCH = {
+const PROMPT_SEARCH = {
   /** Candidates asked of the engine; the injection keeps at most three strong ones. */
   limit: 12,
   /** BM25 candidates re-ranked; fewer than the engine's default, as only three are ever shown. */
@@ -23,7 +23,7 @@ export const PROMPT_SEARCH = {
   indexFirst: true,
 } as const;
 
-export interface PromptInjectionInput {
+interface PromptInjectionInput {
   projectId: string;
   prompt: string;
   /** Record ids this session has already been shown. */

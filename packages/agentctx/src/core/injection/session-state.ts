@@ -33,7 +33,7 @@ const MAX_IDS = 5000;
  */
 const READ_MAX_BYTES = 1024 * 1024;
 
-export function emptySessionState(): SessionState {
+function emptySessionState(): SessionState {
   return { injected: [] };
 }
 
@@ -83,7 +83,7 @@ export function readSessionState(path: string): SessionState {
   return state;
 }
 
-export interface StateChange {
+interface StateChange {
   /** Ids to add to the dedup set. */
   addIds?: readonly string[];
   /** Start the dedup set over (the context was cleared or compacted) before adding. */

@@ -19,7 +19,7 @@ import { type Redact, redactSecrets } from '../redaction/redact.js';
  * every export).
  */
 
-export interface ProfileEntry {
+interface ProfileEntry {
   id: string;
   type: string;
   title: string;
@@ -108,7 +108,7 @@ const HEADINGS: Record<string, string> = {
 };
 
 /** The profile as Markdown: what the developer is like, with how sure agentctx is of each line. */
-export function profileMarkdown(entries: readonly ProfileEntry[], now: Date): string {
+function profileMarkdown(entries: readonly ProfileEntry[], now: Date): string {
   const parts = [
     '# Developer profile (agentctx)',
     '',

@@ -24,7 +24,7 @@ export interface ProfileChanges {
 }
 
 /** The current profile record of each key in the working project (newest wins on duplicates). */
-export function currentProfileRecords(deps: RecordsDeps): Map<ProfileKey, ContextRecord[]> {
+function currentProfileRecords(deps: RecordsDeps): Map<ProfileKey, ContextRecord[]> {
   const rows = listRecords(deps.db, { namespaces: [deps.projectId], types: ['profile'] });
   const out = new Map<ProfileKey, ContextRecord[]>();
   for (const r of rows) {

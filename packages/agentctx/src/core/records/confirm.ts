@@ -14,7 +14,7 @@ import { type RecordsDeps, reinforceRecord, requireVisible } from './records.js'
  * file's anchor dropped — so it is no longer stale until they change again.
  */
 
-export interface ConfirmOutcome {
+interface ConfirmOutcome {
   record: ContextRecord;
   /** Whether confidence moved from inferred to reinforced. */
   reinforced: boolean;

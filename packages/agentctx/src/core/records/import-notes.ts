@@ -12,7 +12,7 @@ import { createRecord, type RecordsDeps } from './records.js';
  * file imported before whose text changed supersedes the record that file gave.
  */
 
-export interface ImportNote {
+interface ImportNote {
   /** Where the note came from (a file name); a key that names one note supersedes its earlier import. */
   origin: string;
   /** Whether `origin` names this note alone (a topic file) rather than one of many (an index). */
@@ -23,7 +23,7 @@ export interface ImportNote {
   body: string;
 }
 
-export interface ImportResult {
+interface ImportResult {
   created: string[];
   superseded: string[];
   /** Notes the store already held. */
@@ -37,7 +37,7 @@ const KIND_TYPES: Record<string, RecordType> = {
   reference: 'discovery',
 };
 
-export function recordTypeFor(kind: string): RecordType {
+function recordTypeFor(kind: string): RecordType {
   return KIND_TYPES[kind] ?? 'discovery';
 }
 

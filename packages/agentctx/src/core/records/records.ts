@@ -164,7 +164,7 @@ export function createRecord(deps: RecordsDeps, input: CreateRecordInput): Conte
   return run.immediate();
 }
 
-export interface SupersedeInput {
+interface SupersedeInput {
   body: unknown;
   rationale?: unknown;
   title?: unknown;

@@ -12,13 +12,13 @@ import { namespacesOf } from './records.js';
  * leaves the project's and `_global`'s nodes.
  */
 
-export const RELATED_MAX_DEPTH = 6;
+const RELATED_MAX_DEPTH = 6;
 /** At most this many ids come back: `ctx_search` passes them on as a filter. */
-export const RELATED_MAX_IDS = 500;
+const RELATED_MAX_IDS = 500;
 /** Rows the walk may produce (breadth-first): bounds the work in a dense graph. */
 export const WALK_MAX_ROWS = 500;
 
-export interface RelatedOptions {
+interface RelatedOptions {
   projectId: string;
   /** The project root, to turn an absolute path into the repo-relative one nodes are stored under. */
   root?: string;
@@ -27,7 +27,7 @@ export interface RelatedOptions {
   limit?: number;
 }
 
-export interface RelatedRecord {
+interface RelatedRecord {
   id: string;
   /** Hops from the file node to the node the record hangs on (0 = linked to the file itself). */
   depth: number;

@@ -14,7 +14,7 @@ import {
 /** Types that belong to one project by definition and cannot be global. */
 const PROJECT_ONLY: readonly RecordType[] = ['handover', 'profile'];
 
-export interface RecordFields {
+interface RecordFields {
   type: RecordType;
   title: string;
   body: string;

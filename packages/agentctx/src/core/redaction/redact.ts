@@ -9,12 +9,12 @@
 import { PLACEHOLDER_PREFIX, placeholder } from './placeholder.js';
 import { BUILTIN_RULES, type RedactionRule } from './rules.js';
 
-export interface PatternError {
+interface PatternError {
   pattern: string;
   error: string;
 }
 
-export interface CompiledPatterns {
+interface CompiledPatterns {
   rules: RedactionRule[];
   errors: PatternError[];
 }

@@ -29,7 +29,7 @@ import { clearTermDf } from '../../storage/term-df.js';
 import { emptyReport, mergeReports, type RedactionReport, redactFields } from './gate.js';
 import type { Redact } from './redact.js';
 
-export interface ScrubDeps {
+interface ScrubDeps {
   db: Db;
   redact: Redact;
   /** The redactor's fingerprint (fingerprint.ts). */

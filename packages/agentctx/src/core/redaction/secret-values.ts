@@ -150,7 +150,7 @@ function readsAsWord(w: string): boolean {
  * is written with (`newToken`, `hashedPassword`, `MY_SERVICE_KEY`). A random string of letters
  * and digits almost never passes (`ovvDz8Qkc78T` splits into `ovv Dz8 Qkc78 T`).
  */
-export function readsAsName(v: string): boolean {
+function readsAsName(v: string): boolean {
   if (!/^[A-Za-z_$][\w$]*$/.test(v)) return false;
   if (/^[A-Z]?[a-z]+\d{0,3}$/.test(v)) return readsAsWord(v.replace(/\d+$/, '').toLowerCase());
   if (/^[A-Z]{1,8}\d{0,3}$/.test(v)) return true;

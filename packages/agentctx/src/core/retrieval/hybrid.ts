@@ -11,7 +11,7 @@ import type { SearchHit, SearchOptions, SearchResult } from './search-types.js';
  * its background load, the retrieval benchmark); the hooks never come here.
  */
 
-export const RRF_K = 60;
+const RRF_K = 60;
 
 /** Reciprocal rank fusion: Σ 1 / (k + rank), rank from 1, over every list an id appears in. */
 export function rrfFuse(
@@ -61,7 +61,7 @@ export const HYBRID_TUNING = {
   fillFromVectors: true,
 };
 
-export interface HybridResult extends SearchResult {
+interface HybridResult extends SearchResult {
   /** Whether the vector ranking took part (false: keyword-only, e.g. history searches). */
   hybrid: boolean;
 }

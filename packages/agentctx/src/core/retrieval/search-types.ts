@@ -4,7 +4,7 @@ import type { QueryTerm } from '../../storage/fts-query.js';
 
 /** The options and results of `search` (search.ts), shared by the query, candidate and rank steps. */
 
-export type Degraded = 'like-search' | 'pinned-only';
+type Degraded = 'like-search' | 'pinned-only';
 
 export interface SearchOptions {
   projectId: string;

@@ -15,7 +15,7 @@ export const TOOL_SEARCH = {
   maxLimit: 15,
 } as const;
 
-export interface ToolSearchArgs {
+interface ToolSearchArgs {
   projectId: string;
   query: string;
   type?: RecordType;

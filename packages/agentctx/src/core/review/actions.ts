@@ -14,7 +14,7 @@ import type { ReviewAction, ReviewItem } from './queue.js';
  * choose of a team conflict → the version kept (core/team/team-conflicts.ts).
  */
 
-export interface ActDeps {
+interface ActDeps {
   records: RecordsDeps;
   projectRoot: string;
   /** Takes in the team file, closing removed blocks (the developer answered for them). */

@@ -33,7 +33,7 @@ export interface ReviewItem {
   stale?: StaleFile[];
 }
 
-export interface QueueInput {
+interface QueueInput {
   db: Db;
   projectId: string;
   projectRoot: string;
@@ -100,7 +100,7 @@ export interface ReviewCounts {
 }
 
 /** The queue with every kind counted in full, not just the page of items `limit` allows. */
-export interface ReviewSelection {
+interface ReviewSelection {
   items: ReviewItem[];
   counts: ReviewCounts;
 }

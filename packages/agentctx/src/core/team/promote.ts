@@ -13,7 +13,7 @@ import { linkStates } from './team-set.js';
  * own preferences) are refused.
  */
 
-export interface Promoted {
+interface Promoted {
   id: string;
   head_id: string;
   key: string;

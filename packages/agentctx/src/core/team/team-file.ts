@@ -39,7 +39,7 @@ export const SECTION_HEADINGS: Readonly<Record<TeamType, string>> = {
   bugfix: 'Bug fixes',
 };
 
-export const FILE_HEADER = [
+const FILE_HEADER = [
   '# Team context',
   '',
   '<!-- Written by `agentctx team export` from the agentctx store; commit it with your code.',
@@ -103,7 +103,7 @@ export function blockSha(b: Pick<TeamBlock, 'type' | 'title' | 'body'>): string 
   return sha256Hex(`${b.type}\n${normalTitle(b.title)}\n${normalBody(b.body)}`).slice(0, 32);
 }
 
-export function markerLine(b: TeamBlock): string {
+function markerLine(b: TeamBlock): string {
   const fields = [
     `id=${b.key}`,
     `type=${b.type}`,
@@ -116,14 +116,14 @@ export function markerLine(b: TeamBlock): string {
   return `${MARKER_PREFIX}${fields.join(' ')} -->`;
 }
 
-export function renderBlock(b: TeamBlock): string {
+function renderBlock(b: TeamBlock): string {
   const body = normalBody(b.body).split('\n').map(escapeBodyLine).join('\n');
   // a block added by hand has no key yet (the merge driver keeps it so): no marker, as written
   return `${b.key ? `${markerLine(b)}\n` : ''}### ${normalTitle(b.title)}\n\n${body}\n`;
 }
 
 /** Sections in file order, blocks by key: the order that keeps merges apart. */
-export function compareBlocks(a: TeamBlock, b: TeamBlock): number {
+function compareBlocks(a: TeamBlock, b: TeamBlock): number {
   const t = TEAM_TYPES.indexOf(a.type) - TEAM_TYPES.indexOf(b.type);
   if (t !== 0) return t;
   if (a.key !== b.key) return a.key < b.key ? -1 : 1;

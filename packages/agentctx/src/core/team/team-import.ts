@@ -19,7 +19,7 @@ import { blockOf, type LinkState, linkStates } from './team-set.js';
  * it, and a block that cannot be read is reported with its line and skipped.
  */
 
-export interface ImportItem {
+interface ImportItem {
   key: string;
   id: string;
   title: string;
@@ -43,7 +43,7 @@ export interface ImportReport {
   errors: ParseError[];
 }
 
-export interface Removal extends ImportItem {
+interface Removal extends ImportItem {
   /** Changed here since the last export/import: never closed by an import. */
   changedHere: boolean;
 }
@@ -228,7 +228,7 @@ function importUnkeyed(deps: RecordsDeps, b: ParsedBlock, report: ImportReport):
   report.created.push({ key: out.head.id, id: out.head.id, title: out.head.title, line: b.line });
 }
 
-export interface ImportOptions {
+interface ImportOptions {
   /** Close the records of removed blocks (the developer confirmed, or `--yes`). */
   closeRemoved: boolean;
   /** The file's text, to remember its hash as the one in step with the store. */

@@ -44,7 +44,7 @@ export function versionsOf(blocks: readonly ParsedBlock[]): Version[] {
   return [...seen.values()].sort(byTime);
 }
 
-export function byTime(a: { block: TeamBlock; sha: string }, b: { block: TeamBlock; sha: string }): number {
+function byTime(a: { block: TeamBlock; sha: string }, b: { block: TeamBlock; sha: string }): number {
   const ta = a.block.valid_from;
   const tb = b.block.valid_from;
   if (ta !== tb) return ta < tb ? -1 : 1;
@@ -56,7 +56,7 @@ export function byTime(a: { block: TeamBlock; sha: string }, b: { block: TeamBlo
  * record it replaces is swapped for "edited in .agentctx/context.md"; a body that states its own
  * (a teammate's supersession) is kept as it is, so the text converges on every clone.
  */
-export function editedBody(incoming: string, previous: string): string {
+function editedBody(incoming: string, previous: string): string {
   const prevWhy = WHY.exec(normalBody(previous))?.[0];
   let body = normalBody(incoming);
   if (prevWhy && body.endsWith(prevWhy)) body = body.slice(0, -prevWhy.length);

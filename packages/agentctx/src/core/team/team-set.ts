@@ -13,7 +13,7 @@ import { blockSha, isTeamType, normalBody, normalTitle, type TeamBlock } from '.
  */
 
 /** Types that are team context without being promoted (when not inferred). */
-export const AUTO_TEAM_TYPES = ['decision', 'convention', 'profile'] as const;
+const AUTO_TEAM_TYPES = ['decision', 'convention', 'profile'] as const;
 
 export interface LinkState {
   link: TeamLink;
@@ -21,7 +21,7 @@ export interface LinkState {
   head: ContextRecord | undefined;
 }
 
-export interface TeamEntry {
+interface TeamEntry {
   key: string;
   head: ContextRecord;
   /** The links naming this chain (more than one after two clones exported the same fact). */

@@ -20,7 +20,7 @@ import { extractTerms, foldText, type QueryTerm, textHasTerm } from '../../stora
  * retrieved it is no evidence), minus words every coding session uses. Calibrated on a labelled set (test/unit/core/usage).
  */
 
-export const USED_POINTS = 2;
+const USED_POINTS = 2;
 /** A developer's reply comes at least this long after the injection it answers. */
 const REACTION_GAP_MS = 3000;
 
@@ -59,7 +59,7 @@ export interface JudgedRecord {
   files?: readonly string[];
 }
 
-export interface Judgement {
+interface Judgement {
   verdict: 'used' | 'unused' | 'contradicted';
   /** What decided it, as rule names and counts (no text from the session). */
   evidence: string;

@@ -11,7 +11,7 @@ export function accountingSession(sessionId: string): string {
 }
 
 /** The records an injection showed, and through which surface. */
-export interface Shown {
+interface Shown {
   ids: readonly string[];
   via: InjectionVia;
 }

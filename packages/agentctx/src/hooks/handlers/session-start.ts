@@ -12,19 +12,19 @@ import { withTeamNotice } from './team-notice.js';
 
 /** CONTRACTS.md §hook-session-start, §budgets: the SessionStart injection budget. */
 export const SESSION_START_TOKENS = 1500;
-export const SESSION_START_CHARS = 8000;
+const SESSION_START_CHARS = 8000;
 
 /**
  * What SessionStart counts a text as: the conservative estimate of what the tokenizer sees,
  * which is the text in Unicode NFKC form (one character such as U+FDFA becomes eighteen).
  * Always measured here: a count stored beside a file is a claim, not a measurement.
  */
-export function sessionTokens(text: string): number {
+function sessionTokens(text: string): number {
   return estimateTokens(text.normalize('NFKC'));
 }
 
 /** Whole lines from the top that fit both budgets, by their own measure, and that measure. */
-export function fitSessionText(text: string): { text: string; tokens: number } {
+function fitSessionText(text: string): { text: string; tokens: number } {
   const all = text.replace(/\r\n/g, '\n').trimEnd();
   const whole = all.length <= SESSION_START_CHARS ? sessionTokens(all) : Number.POSITIVE_INFINITY;
   if (whole <= SESSION_START_TOKENS) return { text: all, tokens: whole };
@@ -52,7 +52,7 @@ export function fitSessionText(text: string): { text: string; tokens: number } {
  * The digest ids still shown after truncation. When the text names its ids, those cut off
  * are dropped (the prompt hook may still bring them); otherwise all of them count as shown.
  */
-export function shownIds(ids: readonly string[], full: string, shown: string): string[] {
+function shownIds(ids: readonly string[], full: string, shown: string): string[] {
   return ids.filter((id) => !full.includes(id) || shown.includes(id));
 }
 

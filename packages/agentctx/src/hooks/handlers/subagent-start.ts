@@ -27,7 +27,7 @@ export function subagentStateKey(sessionId: string, agentId: string): string {
  * What the subagent already holds without us: records the parent quoted into the task (by id,
  * or, for a record the parent was shown, by its title). Those are not injected again.
  */
-export function quotedInTask(task: string, parentShown: ReadonlySet<string>) {
+function quotedInTask(task: string, parentShown: ReadonlySet<string>) {
   const lower = task.toLowerCase();
   return (r: ContextRecord): boolean =>
     task.includes(r.id) ||

@@ -12,7 +12,7 @@ import { incognitoSession, type Json, registerTool } from '../result.js';
 import { array, boolean, optional, string } from '../schema.js';
 import { asOfField, timeTravelOf } from './as-of.js';
 
-export const GET_MAX = 10;
+const GET_MAX = 10;
 
 const description = `Read full records by id — the body, when the fact became true (valid_from), when it was recorded, whether and by what it was superseded, its confidence and where it came from (source, session). Use it after ctx_search or ctx_related, for the few index entries you actually need (at most 10 ids per call).
 Ids that do not exist in this project come back in "missing". A superseded record is listed under "superseded" with the id of its current replacement (current_head), unless history is true. With as_of, each id gives the version of its record that was valid on that date (requested_id says which id asked for it); ids with no version valid then come back in "not_valid_then".`;

@@ -4,8 +4,8 @@ import type { ToolDef } from '../protocol.js';
 import { type Json, registerTool } from '../result.js';
 import { integer, optional } from '../schema.js';
 
-export const DRIFT_MAX = 20;
-export const DRIFT_DEFAULT = 10;
+const DRIFT_MAX = 20;
+const DRIFT_DEFAULT = 10;
 
 const description = `Compare the project's CLAUDE.md files with the stored context and report drift: current decisions and conventions that CLAUDE.md does not mention ("missing"), and lines of CLAUDE.md that state something since superseded ("contradicted"), each with its record id, plus a proposed diff. Read-only: it never edits CLAUDE.md — show the proposal to the developer and apply it only if they agree.
 Paged: at most 20 entries per list per call ("truncated" says whether more exist; continue with offset).`;

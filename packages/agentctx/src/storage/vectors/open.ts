@@ -10,7 +10,7 @@ import type { VectorStore, VectorStoreKind } from './store.js';
  * the vectors still work, only slower). Never throws for a missing extension.
  */
 
-export interface OpenedVectors {
+interface OpenedVectors {
   store: VectorStore;
   /** Why sqlite-vec is not in use, when it is not. */
   fallbackReason?: string;

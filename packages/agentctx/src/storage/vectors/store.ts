@@ -7,7 +7,7 @@
 
 export type VectorStoreKind = 'sqlite-vec' | 'js';
 
-export interface VectorFilter {
+interface VectorFilter {
   /** Namespaces to search (a project and `_global`, typically). */
   projectIds: readonly string[];
   types?: readonly string[];

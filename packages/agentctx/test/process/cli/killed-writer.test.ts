@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
-import { statSync, utimesSync, writeFileSync } from 'node:fs';
+import { statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCurrent } from '../../../src/core/digest/current-digest.js';
 import { readDigest } from '../../../src/core/digest/digest-file.js';
@@ -10,6 +9,7 @@ import {
   readRetirementCounters,
   STALE_RETIREMENT_MS,
 } from '../../../src/storage/retirement.js';
+import { bundleChildScript } from '../../support/child-bundle.js';
 import { isolatedEnv, PACKAGE_ROOT, runAgentctx, runJson } from '../../support/cli.js';
 import { fakeRepo, tempDir } from '../../support/tmp.js';
 import { runHook } from '../hooks/helpers.js';
@@ -32,9 +32,9 @@ beforeAll(() => {
   env = isolatedEnv(t.path);
   repo = fakeRepo(t.path, 'orders', 'git@github.com:acme/orders.git');
   // the writer: agentctx's own storage code, bundled for a child process
-  const entry = join(t.path, 'writer.ts');
-  writeFileSync(
-    entry,
+  writer = bundleChildScript(
+    t.path,
+    'writer',
     `import { writeSync } from 'node:fs';
 import { openDb } from ${JSON.stringify(join(PACKAGE_ROOT, 'src', 'storage', 'open.ts'))};
 const [dbPath, id] = process.argv.slice(2);
@@ -45,16 +45,8 @@ db.transaction(() => {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000); // killed here, before the commit
 }).immediate();
 `,
+    ['better-sqlite3'],
   );
-  writer = join(t.path, 'writer.cjs');
-  buildSync({
-    entryPoints: [entry],
-    outfile: writer,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    logLevel: 'error',
-  });
 });
 afterAll(() => t.cleanup());
 

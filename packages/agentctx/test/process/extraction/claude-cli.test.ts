@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Db as Database } from '../../../src/storage/sqlite.js';
+import { toolNames } from '../../support/agent-requests.js';
 import { CLAUDE_BIN, claudeBinDir, claudeEnv, gitRepo, runClaude, waitFor } from '../../support/claude.js';
 import { BIN, runAgentctx, runJson } from '../../support/cli.js';
 import { answer, extractArgs, runAsync, type Workspace, workspace } from '../../support/extract-harness.js';
@@ -44,11 +45,6 @@ const OUTPUT = {
   gotchas: [{ pattern: 'undici pools connections in tests', why_it_matters: 'set pipelining to 0' }],
   flush_ok: false,
 };
-
-function toolNames(req: RecordedRequest): string[] {
-  const tools = req.body.tools;
-  return Array.isArray(tools) ? tools.map((x) => String((x as { name?: string }).name)) : [];
-}
 
 /** A request of the nested extraction session (Claude Code's structured-output tool). */
 function isNested(req: RecordedRequest): boolean {

@@ -6,10 +6,9 @@ import { fakeRepo, tempDir } from '../../support/tmp.js';
 
 /**
  * The SDK's negotiating client (`@modelcontextprotocol/client`, which carries the 2026-07-28
- * revision): with `versionNegotiation: 'auto'` it first asks `server/discover` and falls back to
- * `initialize` when the server answers -32601. The built `agentctx mcp` speaks the 2025
- * revisions, so the probe must end in that fallback, quickly (an answer, not the probe's
- * timeout), and the session must then work as any other.
+ * revision) against the built `agentctx mcp`: with `versionNegotiation: 'auto'` it asks
+ * `server/discover` first and, offered 2026-07-28, speaks it (no `initialize`, the version in
+ * each request's `_meta`); pinned to it, the same; by default it still uses `initialize`.
  */
 
 let t: ReturnType<typeof tempDir>;
@@ -41,39 +40,55 @@ function transport(): StdioClientTransport {
   });
 }
 
+async function exercise(client: Client): Promise<void> {
+  expect(client.getServerCapabilities()).toEqual({ tools: {} });
+  const tools = await client.listTools();
+  expect(tools.tools.map((x) => x.name)).toContain('ctx_search');
+  const res = await client.callTool({ name: 'ctx_search', arguments: { query: 'ledger' } });
+  expect(JSON.stringify(res.content)).toContain('Ledger');
+  // an unknown tool is a protocol error, which the client raises
+  await expect(client.callTool({ name: 'ctx_nope', arguments: {} })).rejects.toThrow(
+    /Unknown tool: ctx_nope/,
+  );
+}
+
+/**
+ * Connect the SDK client with `mode` (none: its default, `initialize`), check the era and version
+ * it settled on, then use the tools; how long connecting took is returned.
+ */
+async function session(
+  mode: 'auto' | { pin: string } | undefined,
+  era: string,
+  version: string,
+): Promise<number> {
+  const client = new Client(
+    { name: 'agentctx-test', version: '0.0.0' },
+    mode ? { versionNegotiation: { mode, probe: { timeoutMs: 30_000 } } } : {},
+  );
+  const started = Date.now();
+  await client.connect(transport());
+  const took = Date.now() - started;
+  try {
+    expect(client.getProtocolEra()).toBe(era);
+    expect(client.getNegotiatedProtocolVersion()).toBe(version);
+    await exercise(client);
+  } finally {
+    await client.close();
+  }
+  return took;
+}
+
 describe('protocol negotiation with the SDK client of the 2026-07-28 revision', () => {
-  it('probes with server/discover, falls back to initialize on -32601, then works', async () => {
-    const client = new Client(
-      { name: 'agentctx-test', version: '0.0.0' },
-      { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 30_000 } } },
-    );
-    const started = Date.now();
-    await client.connect(transport());
-    try {
-      // a silent server would only fall back after the 30 s probe timeout
-      expect(Date.now() - started).toBeLessThan(15_000);
-      expect(client.getProtocolEra()).toBe('legacy');
-      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
-      expect(client.getServerCapabilities()).toEqual({ tools: {} });
-      const tools = await client.listTools();
-      expect(tools.tools.map((x) => x.name)).toContain('ctx_search');
-      const res = await client.callTool({ name: 'ctx_search', arguments: { query: 'ledger' } });
-      expect(JSON.stringify(res.content)).toContain('Ledger');
-      // an unknown tool is a protocol error, which the client raises
-      await expect(client.callTool({ name: 'ctx_nope', arguments: {} })).rejects.toThrow(
-        /Unknown tool: ctx_nope/,
-      );
-    } finally {
-      await client.close();
-    }
+  it('auto: probes with server/discover and speaks 2026-07-28 (no initialize), tools and all', async () => {
+    // an answer, not the probe's 30 s timeout
+    expect(await session('auto', 'modern', '2026-07-28')).toBeLessThan(15_000);
   }, 60_000);
 
-  it('a client pinned to 2026-07-28 alone is refused loudly, not half served', async () => {
-    const client = new Client(
-      { name: 'agentctx-test', version: '0.0.0' },
-      { versionNegotiation: { mode: { pin: '2026-07-28' }, probe: { timeoutMs: 30_000 } } },
-    );
-    await expect(client.connect(transport())).rejects.toThrow();
-    await client.close().catch(() => undefined);
+  it('pinned to 2026-07-28: served the same', async () => {
+    await session({ pin: '2026-07-28' }, 'modern', '2026-07-28');
+  }, 60_000);
+
+  it('legacy (the default): initialize, 2025-11-25, as before', async () => {
+    await session(undefined, 'legacy', '2025-11-25');
   }, 60_000);
 });

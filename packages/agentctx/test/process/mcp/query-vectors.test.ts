@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isolatedEnv, runAgentctx, runJson } from '../../support/cli.js';
-import { FIXTURE_MODELS } from '../../support/models.js';
-import { fakeRepo, tempDir } from '../../support/tmp.js';
+import { runAgentctx, runJson } from '../../support/cli.js';
+import { embeddedStore, PARAPHRASE_QUERY, resultIds } from '../../support/embedded-store.js';
+import { tempDir } from '../../support/tmp.js';
 import { type McpSession, startMcp } from './client.js';
 
 /**
@@ -12,34 +12,6 @@ import { type McpSession, startMcp } from './client.js';
  * runtime unless `search.queryVectors` is set: no ONNX runtime mapped into the process, and
  * ctx_search is the keyword engine.
  */
-
-const QUERY = 'which football game did the club lose';
-
-function seeded(dir: string) {
-  const repo = fakeRepo(dir, 'repo', null);
-  const env = isolatedEnv(dir, {
-    AGENTCTX_NO_CLAUDE_CLI: '1',
-    AGENTCTX_EMBED_MODEL: 'glove-sif-384-q8',
-    AGENTCTX_MODEL_PATH: FIXTURE_MODELS,
-  });
-  const add = (type: string, title: string, body: string) =>
-    runJson<{ id: string }>(['record', '--type', type, '--title', title, '--body', body], {
-      cwd: repo,
-      env,
-    }).json.id;
-  add('decision', 'Persistence', 'Everything is kept in an SQLite file.');
-  const answer = add(
-    'discovery',
-    'Season result',
-    'The soccer team was beaten in the final match of the season.',
-  );
-  const cons = runAgentctx(['consolidate', '--json'], { cwd: repo, env, timeoutMs: 60_000 });
-  expect(cons.code).toBe(0);
-  expect(JSON.parse(cons.stdout).embeddings).toMatchObject({ status: 'on', embedded: 2, pending: 0 });
-  return { repo, env, answer };
-}
-
-const ids = (json: Record<string, unknown>) => (json.results as { id: string }[]).map((r) => r.id);
 
 /** The MCP log once the server has said how ctx_search will run (at most `ms`). */
 async function decision(env: NodeJS.ProcessEnv, ms = 30_000): Promise<string> {
@@ -61,7 +33,7 @@ function onnxLoaded(mcp: McpSession): boolean {
 describe.runIf(process.platform === 'linux')('query-time vectors in agentctx mcp', () => {
   it('are off by default: the embedding runtime is never loaded and ctx_search is keyword-only', async () => {
     const dir = tempDir();
-    const { repo, env } = seeded(dir.path);
+    const { repo, env } = embeddedStore(dir.path);
     const mcp = await startMcp(repo, env);
     try {
       expect((await mcp.call('ctx_search', { query: 'sqlite' })).isError).toBe(false);
@@ -69,7 +41,7 @@ describe.runIf(process.platform === 'linux')('query-time vectors in agentctx mcp
       expect(log).toContain('ctx_search keyword-only: query-time vectors are off');
       expect(log).not.toContain('ctx_search hybrid');
       // the paraphrase shares no word with its record: only vectors could find it
-      expect(ids((await mcp.call('ctx_search', { query: QUERY })).json)).toEqual([]);
+      expect(resultIds((await mcp.call('ctx_search', { query: PARAPHRASE_QUERY })).json)).toEqual([]);
       expect(onnxLoaded(mcp)).toBe(false);
       const status = runJson<{ query_vectors: { enabled: boolean } }>(['status'], { cwd: repo, env });
       expect(status.json.query_vectors.enabled).toBe(false);
@@ -81,14 +53,16 @@ describe.runIf(process.platform === 'linux')('query-time vectors in agentctx mcp
 
   it('are loaded only when search.queryVectors is set, and then find the paraphrase', async () => {
     const dir = tempDir();
-    const { repo, env, answer } = seeded(dir.path);
+    const { repo, env, answer } = embeddedStore(dir.path);
     const set = runAgentctx(['config', 'set', 'search.queryVectors', 'true'], { cwd: repo, env });
     expect(set.code, set.stderr).toBe(0);
     const mcp = await startMcp(repo, env);
     try {
       const log = await decision(env);
       expect(log).toContain('ctx_search hybrid: glove-sif-384-q8 loaded');
-      expect(ids((await mcp.call('ctx_search', { query: QUERY, limit: 1 })).json)).toEqual([answer]);
+      expect(resultIds((await mcp.call('ctx_search', { query: PARAPHRASE_QUERY, limit: 1 })).json)).toEqual([
+        answer,
+      ]);
       expect(onnxLoaded(mcp)).toBe(true);
       const status = runJson<{ query_vectors: { enabled: boolean } }>(['status'], { cwd: repo, env });
       expect(status.json.query_vectors.enabled).toBe(true);

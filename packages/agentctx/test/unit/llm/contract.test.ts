@@ -8,6 +8,7 @@ import { redactingClient } from '../../../src/core/redaction/redacting-client.js
 import { createAnthropicClient } from '../../../src/llm/anthropic.js';
 import { createClaudeCliClient } from '../../../src/llm/claude-cli.js';
 import { type LlmClient, LlmError, type StructuredRequest } from '../../../src/llm/client.js';
+import { toolNames } from '../../support/agent-requests.js';
 import { CLAUDE_BIN, claudeEnv } from '../../support/claude.js';
 import {
   type FakeApi,
@@ -51,11 +52,6 @@ const USAGE = {
   cache_creation_input_tokens: 0,
   cache_read_input_tokens: 0,
 };
-
-function toolNames(req: RecordedRequest): string[] {
-  const tools = req.body.tools;
-  return Array.isArray(tools) ? tools.map((t) => String((t as { name?: string }).name)) : [];
-}
 
 /** The extraction answer in whatever form the client asked for: its forced tool. */
 function answerFor(req: RecordedRequest, output: unknown = ANSWER): FakeReply {

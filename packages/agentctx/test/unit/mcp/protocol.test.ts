@@ -8,10 +8,12 @@ import {
   INVALID_PARAMS,
   INVALID_REQUEST,
   METHOD_NOT_FOUND,
+  MODERN_PROTOCOL_VERSIONS,
   PROTOCOL_VERSIONS,
   serveStdio,
   type ToolDef,
   type ToolResult,
+  UNSUPPORTED_PROTOCOL_VERSION,
 } from '../../../src/mcp/protocol.js';
 
 const echo: ToolDef = {
@@ -125,13 +127,60 @@ describe('the MCP protocol (tools only, JSON-RPC over stdio)', () => {
     expect(PROTOCOL_VERSIONS).toEqual(CLIENT_VERSIONS);
   });
 
-  it('answers server/discover (the 2026-07-28 probe) with method not found, the answer that sends its client to initialize', async () => {
+  it('speaks 2026-07-28: server/discover, then requests that name their version, each result complete', async () => {
     const h = harness();
-    expect(await h.ask({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} })).toEqual({
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
+    const serverInfo = { 'io.modelcontextprotocol/serverInfo': { name: 'agentctx', version: '9.9.9' } };
+    expect(await h.ask({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } })).toEqual({
       jsonrpc: '2.0',
       id: 1,
-      error: { code: METHOD_NOT_FOUND, message: 'Method not found' },
+      result: {
+        supportedVersions: MODERN_PROTOCOL_VERSIONS,
+        capabilities: { tools: {} },
+        instructions: 'use it',
+        resultType: 'complete',
+        _meta: serverInfo,
+      },
     });
+    const list = (await h.ask({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } })) as {
+      result: Record<string, unknown>;
+    };
+    expect(list.result).toMatchObject({ ttlMs: 0, cacheScope: 'private', resultType: 'complete', _meta: serverInfo });
+    expect((list.result.tools as unknown[]).length).toBe(1);
+    const call = (await h.ask({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { _meta: meta, name: 'echo', arguments: { a: 1 } },
+    })) as { result: Record<string, unknown> };
+    expect(call.result).toEqual({
+      content: [{ type: 'text', text: '{"a":1}' }],
+      resultType: 'complete',
+      _meta: serverInfo,
+    });
+    // no initialize in 2026-07-28
+    expect(
+      await h.ask({ jsonrpc: '2.0', id: 4, method: 'initialize', params: { _meta: meta, protocolVersion: '2026-07-28' } }),
+    ).toMatchObject({ id: 4, error: { code: METHOD_NOT_FOUND } });
+    // a version it does not speak: -32022, naming the ones it does
+    expect(
+      await h.ask({
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+      }),
+    ).toEqual({
+      jsonrpc: '2.0',
+      id: 5,
+      error: {
+        code: UNSUPPORTED_PROTOCOL_VERSION,
+        message: 'Unsupported protocol version: 2099-01-01',
+        data: { supported: MODERN_PROTOCOL_VERSIONS, requested: '2099-01-01' },
+      },
+    });
+    // a 2025 request (no version in _meta) is answered as before: no resultType
+    expect(await h.ask({ jsonrpc: '2.0', id: 6, method: 'ping' })).toEqual({ jsonrpc: '2.0', id: 6, result: {} });
   });
 
   it('answers a batch as one under 2025-03-26, and refuses each request of it under any other version', async () => {

@@ -24,7 +24,7 @@ export function ladderStatus(input: LadderInput): { json: Record<string, unknown
     ...rungs.map((r) => `          rung ${r.rung} ${r.marker}: ${r.reason}`),
     queryVectors
       ? `ctx_search hybrid: query-time vectors on (search.queryVectors; ${QUERY_VECTORS_MEMORY})`
-      : `ctx_search keyword: query-time vectors off (agentctx config set search.queryVectors true: ${QUERY_VECTORS_MEMORY})`,
+      : `ctx_search keyword: query-time vectors off (\`agentctx config set search.queryVectors true\`: ${QUERY_VECTORS_MEMORY})`,
   ];
   return { json, lines };
 }

@@ -101,6 +101,7 @@ function keep(chunks: Buffer[], state: { size: number }, buf: Buffer, n: number)
 export function renderOutput(name: HookName, result: HookResult): string {
   if (!result?.additionalContext) return '';
   return JSON.stringify({
+    ...(result.systemMessage ? { systemMessage: result.systemMessage } : {}),
     hookSpecificOutput: { hookEventName: EVENT_NAMES[name], additionalContext: result.additionalContext },
   });
 }

@@ -3,6 +3,7 @@ import { foldJournals } from '../../app/journal.js';
 import { semanticConfig } from '../../app/semantic.js';
 import { describeRegistration, registration } from '../../claude/registration.js';
 import { namespacesOf } from '../../core/records/records.js';
+import { teamNotice } from '../../core/team/team-notice.js';
 import { CONFIDENCES, RECORD_TYPES } from '../../shared/types.js';
 import { dailyExtractionCost } from '../../storage/extraction-state-repo.js';
 import { folderPrivacy, snapshotReason } from '../../storage/open.js';
@@ -65,6 +66,10 @@ export const command: Command = {
     const reg = registration(a.env, a.project.root);
     const incognito = readIncognito(a.paths);
     const autoMemory = autoMemoryStatus(a.env, a.project);
+    // what the session hooks tell the developer to do, said here too (issue 31 #7)
+    const notices = [teamNotice(a.project.root, a.paths.digests, a.project.id)]
+      .filter((n): n is string => !!n)
+      .map((n) => n.replace(/^agentctx: /, ''));
     const json = {
       project_id: a.project.id,
       project: name,
@@ -81,6 +86,7 @@ export const command: Command = {
         ...(reg.unreadable.length ? { unreadable: reg.unreadable } : {}),
       },
       incognito,
+      notices,
       counts,
       confidence,
       global_counts: global,
@@ -126,6 +132,7 @@ export const command: Command = {
         : []),
       `claude    ${describeRegistration(reg)}`,
       `incognito ${describeIncognito(incognito)}`,
+      ...notices.map((n) => `notice    ${n}`),
       `records   ${RECORD_TYPES.map((t) => `${t} ${counts[t]}`).join(', ')}`,
       `trust     ${CONFIDENCES.map((c) => `${c} ${confidence[c]}`).join(', ')}`,
       `tokens    ${windows.last_session?.tokens_injected ?? 0} last session, ${windows.last_7_days} in 7 days, ${windows.all} in all`,

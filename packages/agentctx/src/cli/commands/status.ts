@@ -9,6 +9,7 @@ import { dailyExtractionCost } from '../../storage/extraction-state-repo.js';
 import { folderPrivacy, snapshotReason } from '../../storage/open.js';
 import { countByConfidence, countByType, profileNameOf } from '../../storage/records-repo.js';
 import { listSessions, sessionTotals, tokenWindows } from '../../storage/sessions-repo.js';
+import { bool } from '../args.js';
 import type { Command } from '../command.js';
 import { autoMemoryStatus } from '../status-auto-memory.js';
 import { embeddingStatus } from '../status-embeddings.js';
@@ -16,15 +17,17 @@ import { extractionBackends, extractionLines } from '../status-extraction.js';
 import { ladderStatus } from '../status-ladder.js';
 import { maintenanceStatus } from '../status-maintenance.js';
 import { reviewStatus } from '../status-review.js';
+import { summaryLines } from '../status-summary.js';
 import { usageStatus } from '../status-usage.js';
 import { describeIncognito } from './incognito.js';
 
 export const command: Command = {
   name: 'status',
-  summary: 'What agentctx knows about this project, and what it has cost.',
-  usage: 'agentctx status [--json]',
-  flags: {},
-  async run({ app }) {
+  summary:
+    'Is agentctx working here, what it knows, what it cost, what needs you (--verbose: store, tokens, backends, maintenance, retrieval).',
+  usage: 'agentctx status [--verbose] [--json]',
+  flags: { verbose: 'boolean' },
+  async run({ app, args }) {
     const a = app();
     // The session journals' lines not folded yet count too. Best effort: when the store cannot
     // be opened for writing (a full disk, a read-only home) a snapshot is read without them.
@@ -121,7 +124,36 @@ export const command: Command = {
         cap_reached: capReached,
       },
     };
+    const warnings =
+      privacy && !privacy.private
+        ? [
+            `${a.paths.home} is mode ${privacy.mode}: other users can read the store (chmod 700 it; agentctx tightens only a folder it owns that is not shared)`,
+          ]
+        : [];
+    const summary = summaryLines({
+      name,
+      isGit: a.project.isGit,
+      registered: reg.active !== 'none',
+      registration: describeRegistration(reg),
+      incognito: incognito !== null,
+      readOnly: readOnly ?? null,
+      counts,
+      unconfirmed: confidence.inferred ?? 0,
+      global: Object.values(global).reduce((x, y) => x + y, 0),
+      spentToday: spent,
+      cap,
+      spentAll: totals.extraction_cost_usd,
+      sessions: totals.sessions,
+      backends,
+      review: { total: review.json.review.total, line: review.lines[0]!.replace(/^review\s+/, '') },
+      notices,
+      warnings,
+    });
+    if (!bool(args.flags, 'verbose'))
+      return { json, text: [...summary, 'more      agentctx status --verbose'].join('\n') };
     const text = [
+      ...summary,
+      '',
       `project   ${name} (${a.project.id.slice(0, 12)})${a.project.isGit ? '' : ': no git repository here, so this folder is the project (team sharing needs git)'}`,
       `root      ${a.project.root}`,
       `store     ${a.paths.db}${readOnly ? ` (read-only snapshot: ${readOnly})` : ''}`,

@@ -48,9 +48,15 @@ export function hooksCheck(a: App): { check: Check; registered: boolean } {
       hooks = installedHooks(readOrNull(path), path);
     } catch (err) {
       return {
-        check: fail('hooks', 'hooks', errorMessage(err), `fix the JSON in ${path}, then run \`agentctx init\``, {
-          path,
-        }),
+        check: fail(
+          'hooks',
+          'hooks',
+          errorMessage(err),
+          `fix the JSON in ${path}, then run \`agentctx init\``,
+          {
+            path,
+          },
+        ),
         registered: false,
       };
     }
@@ -180,7 +186,12 @@ export async function mcpCheck(a: App, scratchHome: string | null): Promise<Chec
   try {
     state = mcpState(readOrNull(path), path);
   } catch (err) {
-    return fail('mcp', 'mcp server', errorMessage(err), `fix the JSON in ${path}, then run \`agentctx init\``);
+    return fail(
+      'mcp',
+      'mcp server',
+      errorMessage(err),
+      `fix the JSON in ${path}, then run \`agentctx init\``,
+    );
   }
   const inProject = registeredInProject(a.project.root);
   const bin = agentctxOnPath(a);

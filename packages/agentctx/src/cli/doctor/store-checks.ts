@@ -112,8 +112,16 @@ export function extractionCheck(a: App): Check {
   return ok('extraction', 'extraction', `rule-based from this shell: ${d.reason}${sessions}`, details);
 }
 
-export async function embeddingsCheck(a: App, storeUsable: boolean): Promise<Check> {
-  const sc = semanticConfig(a.config, a.paths, a.env);
+/**
+ * The embeddings finding for a config (the saved one, or one `agentctx config` just changed):
+ * `config` prints the same summary, so the two never disagree (issue 31 #12).
+ */
+export async function embeddingsCheck(
+  a: App,
+  storeUsable: boolean,
+  config: App['config'] = a.config,
+): Promise<Check> {
+  const sc = semanticConfig(config, a.paths, a.env);
   if (!storeUsable) {
     return sc.enabled
       ? warn('embeddings', 'embeddings', 'not checked (no usable store)', 'see the store line')

@@ -211,13 +211,15 @@ function initRegistered(event) {
   const env = process.env;
   const configDir = env.CLAUDE_CONFIG_DIR || path.join(env.HOME || require('node:os').homedir(), '.claude');
   const project = env.CLAUDE_PROJECT_DIR || process.cwd();
-  const needle = `"agentctx hook ${event}"`;
+  // init's entry: `agentctx hook EVENT 2>/dev/null || true` (or, from older versions, without the tail)
+  const needles = [`"agentctx hook ${event}"`, `"agentctx hook ${event} `];
   for (const file of [
     path.join(configDir, 'settings.json'),
     path.join(project, '.claude', 'settings.json'),
   ]) {
     try {
-      if (fs.readFileSync(file, 'utf8').includes(needle)) return true;
+      const text = fs.readFileSync(file, 'utf8');
+      if (needles.some((n) => text.includes(n))) return true;
     } catch {
       // absent or unreadable
     }

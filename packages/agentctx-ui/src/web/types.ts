@@ -34,6 +34,8 @@ export interface ReviewItemView {
   title: string;
   detail: string;
   record_ids: string[];
+  /** The records' bodies, in the order of record_ids. */
+  bodies?: string[];
   actions: ('confirm' | 'supersede' | 'merge' | 'dismiss' | 'choose')[];
   commands: Record<string, string>;
 }

@@ -42,6 +42,9 @@ function safeSessionName(sessionId: string): string {
   return sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 128) || 'unknown';
 }
 
+/** Names of the session dedup files (sessionStatePath), for `uninstall --purge` to find them. */
+export const SESSION_STATE_FILE = /^agentctx-[A-Za-z0-9_-]{1,128}\.json$/;
+
 /** The session dedup file of CONTRACTS.md §dedup (derived, disposable). */
 export function sessionStatePath(paths: Paths, sessionId: string): string {
   return join(paths.tmp, `agentctx-${safeSessionName(sessionId)}.json`);

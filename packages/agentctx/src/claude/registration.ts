@@ -90,8 +90,8 @@ export function describeRegistration(r: Registration): string {
     case 'init':
       return `agentctx init (hooks in ${files})`;
     case 'both':
-      return `agentctx init (hooks in ${files}); the plugin ${ids} is enabled too and its hooks stand aside (run agentctx uninstall to keep only the plugin)`;
+      return `agentctx init (hooks in ${files}); the plugin ${ids} is enabled too and its hooks stand aside (run \`agentctx uninstall\` to keep only the plugin)`;
     default:
-      return 'not registered: install the plugin (claude plugin install agentctx@agentctx) or run agentctx init';
+      return 'not registered: run `agentctx init` (the plugin route, from a clone of agentctx, is in the README)';
   }
 }

@@ -40,8 +40,16 @@ function isOurCommand(command: unknown): boolean {
   return typeof command === 'string' && command.trim().startsWith(OUR_COMMAND_PREFIX);
 }
 
+/**
+ * What follows the hook's name: when the `agentctx` binary is gone (the npm package removed
+ * before `agentctx uninstall` ran), the shell's "agentctx: not found" goes nowhere and the hook
+ * exits 0, so no session shows an error for it (issue 31 #16). agentctx's own hooks write
+ * nothing on stderr and always exit 0, so neither loses anything.
+ */
+export const QUIET_WHEN_GONE = '2>/dev/null || true';
+
 export function hookCommand(spec: HookSpec): string {
-  return `${OUR_COMMAND_PREFIX}${spec.slug}${spec.agent ? ` --agent ${spec.agent}` : ''}`;
+  return `${OUR_COMMAND_PREFIX}${spec.slug}${spec.agent ? ` --agent ${spec.agent}` : ''} ${QUIET_WHEN_GONE}`;
 }
 
 export function hookEntry(spec: HookSpec): Record<string, unknown> {

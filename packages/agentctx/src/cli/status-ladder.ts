@@ -19,12 +19,12 @@ export function ladderStatus(input: LadderInput): { json: Record<string, unknown
   };
   const lines = [
     marker
-      ? `ladder    rung ${rung} of 5: MCP retrieval results are marked degraded: ${marker}`
-      : 'ladder    rung 1 of 5: FTS5 keyword search, vectors offline; nothing degraded',
-    ...rungs.map((r) => `          rung ${r.rung} ${r.marker}: ${r.reason}`),
+      ? `fallbacks in use (MCP retrieval results say so: ${marker}):`
+      : 'fallbacks none: keyword search with vectors offline, nothing degraded',
+    ...rungs.map((r) => `          ${r.marker}: ${r.reason}`),
     queryVectors
       ? `ctx_search hybrid: query-time vectors on (search.queryVectors; ${QUERY_VECTORS_MEMORY})`
-      : `ctx_search keyword: query-time vectors off (agentctx config set search.queryVectors true: ${QUERY_VECTORS_MEMORY})`,
+      : `ctx_search keyword: query-time vectors off (\`agentctx config set search.queryVectors true\`: ${QUERY_VECTORS_MEMORY})`,
   ];
   return { json, lines };
 }

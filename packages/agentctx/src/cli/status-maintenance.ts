@@ -37,13 +37,13 @@ export function maintenanceStatus(
   const lines = [
     `consolidated ${
       !run
-        ? 'never (runs after each session; or run agentctx consolidate)'
+        ? 'never (runs after each session; or run `agentctx consolidate`)'
         : run.finished_at
           ? `${ago(run.finished_at, now)} in ${run.duration_ms} ms${stopped === 'time' ? ' (time box reached; resumes next run)' : ''}`
           : `started ${ago(run.started_at, now)}, not finished (the next run completes it)`
     }`,
     `drift     CLAUDE.md: ${drift.missing} decisions/conventions missing, ${drift.contradicted} superseded passages${
-      drift.missing + drift.contradicted > 0 ? ' (agentctx sync shows the diff)' : ''
+      drift.missing + drift.contradicted > 0 ? ' (`agentctx sync` shows the diff)' : ''
     }`,
     `merge     ${count} near-duplicate pair${count === 1 ? '' : 's'} to review${count > 0 ? ' (never merged automatically)' : ''}`,
     ...top.map(

@@ -29,6 +29,6 @@ export function reviewStatus(a: App, db: Db): { json: { review: ReviewCounts }; 
     ([k, one, many]) => `${counts.by_kind[k]} ${counts.by_kind[k] === 1 ? one : many}`,
   );
   const line =
-    counts.total === 0 ? 'review    nothing waits' : `review    ${parts.join(', ')} (${counts.hint})`;
+    counts.total === 0 ? 'review    nothing waits' : `review    ${parts.join(', ')} (\`${counts.hint}\`)`;
   return { json: { review: counts }, lines: [line] };
 }

@@ -219,6 +219,17 @@ describe.skipIf(!CLAUDE_BIN)('the agentctx plugin installed into a real claude',
     expect(transcript && readFileSync(transcript, 'utf8')).toContain('npm install -g @agentctxhq/agentctx');
   }, 120_000);
 
+  // issue 31 #5: the slash command called `agentctx` itself and printed "command not found"
+  it('/agentctx:status without agentctx on PATH hands over the one install line, through the launcher', async () => {
+    const bare = { ...env, PATH: [join(process.execPath, '..'), '/usr/bin', '/bin'].join(':') };
+    const before = api.requests.length;
+    const run = await runClaude({ cwd: repo, env: bare, prompt: '/agentctx:status' });
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const turn = api.requests.slice(before).find(isAgentTurn);
+    expect(turn?.raw).toContain('npm install -g @agentctxhq/agentctx');
+    expect(turn?.raw).not.toMatch(/command not found|not found: agentctx|agentctx: not found/);
+  }, 120_000);
+
   it('uninstall leaves no hook and no server behind', async () => {
     const un = await claude(['plugin', 'uninstall', 'agentctx@agentctx']);
     expect(un.code, `${un.stdout}\n${un.stderr}`).toBe(0);

@@ -123,6 +123,11 @@ export function ReviewView({ project }: { project: string }) {
           </div>
           <h2>{item.title}</h2>
           <pre class="review-detail">{item.detail}</pre>
+          {(item.bodies ?? []).map((b, i) => (
+            <blockquote key={item.record_ids[i]} class="review-body">
+              {b}
+            </blockquote>
+          ))}
           {item.record_ids.length > 0 && (
             <p class="small">
               {item.record_ids.map((id) => (

@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
 import { getConfigValue, saveConfig, setConfigValue } from '../../app/config.js';
 import { compileExtraPatterns } from '../../core/redaction/redact.js';
+import { decideBackend } from '../../llm/select.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { str } from '../args.js';
 import type { Command } from '../command.js';
+import { embeddingsCheck } from '../doctor/store-checks.js';
 
 export const command: Command = {
   name: 'config',
@@ -10,7 +13,7 @@ export const command: Command = {
   usage:
     'agentctx config [get KEY | set KEY VALUE] [--no-llm|--llm] [--llm-backend auto|api|claude-cli|off] [--no-embeddings|--embeddings] [--model-tier default|quality] [--json]',
   flags: { llm: 'boolean', embeddings: 'boolean', 'llm-backend': 'string', 'model-tier': 'string' },
-  run({ args, app }) {
+  async run({ args, app }) {
     const a = app();
     let config = a.config;
     const [verb, key, ...valueParts] = args.positionals;
@@ -40,15 +43,27 @@ export const command: Command = {
     if (sets.length > 0) saveConfig(a.paths.config, config);
     // invalid user redaction patterns are skipped at extraction time; say so here
     const patternErrors = compileExtraPatterns(config.redact?.extraPatterns).errors;
+    // what the settings come to here, in doctor's words: `embeddings.enabled: true` allows the
+    // layer, the model or runtime may still be missing (issue 31 #12)
+    const embeddings = await embeddingsCheck(a, existsSync(a.paths.db), config);
+    const llm = decideBackend(config.llm, a.env);
+    const effective = {
+      embeddings: embeddings.summary,
+      extraction_from_this_shell: `${llm.active ?? 'none (rule-based)'}: ${llm.reason}`,
+    };
     return {
       json: {
         config,
         path: a.paths.config,
         changed: sets.map(([k]) => k),
+        effective,
         ...(patternErrors.length > 0 ? { redact_pattern_errors: patternErrors } : {}),
       },
       text: [
         JSON.stringify(config, null, 2),
+        'in effect here (as agentctx doctor says):',
+        `  embeddings  ${effective.embeddings}`,
+        `  extraction  ${effective.extraction_from_this_shell} (sessions: see agentctx status)`,
         ...patternErrors.map(
           (e) => `warning: redact pattern ${JSON.stringify(e.pattern)} is skipped: ${e.error}`,
         ),

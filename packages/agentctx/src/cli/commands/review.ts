@@ -63,13 +63,50 @@ function only<T>(xs: T[]): T | undefined {
   return xs.length === 1 ? xs[0] : undefined;
 }
 
-function describe(i: ReviewItem, n: number, total: number): string {
-  const keys = i.actions.map((a) => `(${a[0]})${a.slice(1)}`).join(' ');
-  return `\n[${n}/${total}] ${i.kind}: ${i.title}\n  ${i.detail.split('\n').join('\n  ')}\n  ${keys}  (n)ext  (q)uit`;
+/** A body as the developer reads it before answering: indented, long ones cut at 12 lines. */
+function bodyText(body: string): string {
+  const lines = body.split('\n');
+  const shown = lines.slice(0, 12).map((l) => `    │ ${l}`);
+  if (lines.length > 12) shown.push(`    │ … (${lines.length - 12} more lines: agentctx show ID)`);
+  return shown.join('\n');
 }
 
+function describe(i: ReviewItem, n: number, total: number): string {
+  const keys = i.actions.map((a) => `(${a[0]})${a.slice(1)}`).join(' ');
+  // each record's text, so the answer is about what it says, not only its title (issue 31 #13)
+  const bodies = (i.bodies ?? []).map((b, k) => `  ${i.record_ids[k]}:\n${bodyText(b)}`);
+  return [
+    `\n[${n}/${total}] ${i.kind}: ${i.title}`,
+    `  ${i.detail.split('\n').join('\n  ')}`,
+    ...bodies,
+    `  ${keys}  (n)ext  (q)uit`,
+  ].join('\n');
+}
+
+type Result = Record<string, unknown>;
+
+/** What an answer did, in a line a person reads (the JSON stays in --json). */
 function outcomeLine(o: ActOutcome): string {
-  return `  ${o.action}: ${JSON.stringify(o.result).slice(0, 200)}`;
+  const r = (o.result ?? {}) as Result;
+  const s = (k: string) => String(r[k] ?? '?');
+  let line: string;
+  if (o.key.startsWith('conflict:'))
+    line = r.superseded
+      ? `kept the chosen version as ${s('kept')} (it replaces ${s('superseded')})`
+      : `kept the current version ${s('kept')}`;
+  else if (o.key === 'team') {
+    const n = (k: string) => (Array.isArray(r[k]) ? (r[k] as unknown[]).length : 0);
+    line = `imported the team file: ${n('created')} new, ${n('updated')} updated, ${n('removed')} closed`;
+  } else if (o.action === 'confirm')
+    line = `confirmed ${s('id')}: now ${s('confidence')}${Number(r.reanchored) > 0 ? `, ${r.reanchored} file(s) anchored anew` : ''}`;
+  else if (o.action === 'supersede')
+    line = `replaced ${s('old_id')} with ${s('new_id')} (the old text stays in history)`;
+  else if (o.action === 'merge')
+    line = `merged ${s('superseded')} into ${s('keeper')} (the newer stays in history)`;
+  else if (o.key.startsWith('pair:'))
+    line = `kept ${s('record_a')} and ${s('record_b')} apart; the pair is not proposed again`;
+  else line = `retired ${s('id')} (closed, kept in history)`;
+  return `  ${line}`;
 }
 
 async function interactive(a: App, io: CommandIO, queue: ReviewItem[]): Promise<CommandResult> {

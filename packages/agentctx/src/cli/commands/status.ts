@@ -3,11 +3,13 @@ import { foldJournals } from '../../app/journal.js';
 import { semanticConfig } from '../../app/semantic.js';
 import { describeRegistration, registration } from '../../claude/registration.js';
 import { namespacesOf } from '../../core/records/records.js';
+import { teamNotice } from '../../core/team/team-notice.js';
 import { CONFIDENCES, RECORD_TYPES } from '../../shared/types.js';
 import { dailyExtractionCost } from '../../storage/extraction-state-repo.js';
 import { folderPrivacy, snapshotReason } from '../../storage/open.js';
 import { countByConfidence, countByType, profileNameOf } from '../../storage/records-repo.js';
 import { listSessions, sessionTotals, tokenWindows } from '../../storage/sessions-repo.js';
+import { bool } from '../args.js';
 import type { Command } from '../command.js';
 import { agentsStatus } from '../status-agents.js';
 import { autoMemoryStatus } from '../status-auto-memory.js';
@@ -16,15 +18,17 @@ import { extractionBackends, extractionLines } from '../status-extraction.js';
 import { ladderStatus } from '../status-ladder.js';
 import { maintenanceStatus } from '../status-maintenance.js';
 import { reviewStatus } from '../status-review.js';
+import { summaryLines } from '../status-summary.js';
 import { usageStatus } from '../status-usage.js';
 import { describeIncognito } from './incognito.js';
 
 export const command: Command = {
   name: 'status',
-  summary: 'What agentctx knows about this project, and what it has cost.',
-  usage: 'agentctx status [--json]',
-  flags: {},
-  async run({ app }) {
+  summary:
+    'Is agentctx working here, what it knows, what it cost, what needs you (--verbose: store, tokens, backends, maintenance, retrieval).',
+  usage: 'agentctx status [--verbose] [--json]',
+  flags: { verbose: 'boolean' },
+  async run({ app, args }) {
     const a = app();
     // The session journals' lines not folded yet count too. Best effort: when the store cannot
     // be opened for writing (a full disk, a read-only home) a snapshot is read without them.
@@ -67,6 +71,10 @@ export const command: Command = {
     const incognito = readIncognito(a.paths);
     const autoMemory = autoMemoryStatus(a.env, a.project);
     const agents = await agentsStatus(a);
+    // what the session hooks tell the developer to do, said here too (issue 31 #7)
+    const notices = [teamNotice(a.project.root, a.paths.digests, a.project.id)]
+      .filter((n): n is string => !!n)
+      .map((n) => n.replace(/^agentctx: /, ''));
     const json = {
       project_id: a.project.id,
       project: name,
@@ -83,6 +91,7 @@ export const command: Command = {
         ...(reg.unreadable.length ? { unreadable: reg.unreadable } : {}),
       },
       incognito,
+      notices,
       counts,
       confidence,
       global_counts: global,
@@ -118,7 +127,36 @@ export const command: Command = {
         cap_reached: capReached,
       },
     };
+    const warnings =
+      privacy && !privacy.private
+        ? [
+            `${a.paths.home} is mode ${privacy.mode}: other users can read the store (chmod 700 it; agentctx tightens only a folder it owns that is not shared)`,
+          ]
+        : [];
+    const summary = summaryLines({
+      name,
+      isGit: a.project.isGit,
+      registered: reg.active !== 'none',
+      registration: describeRegistration(reg),
+      incognito: incognito !== null,
+      readOnly: readOnly ?? null,
+      counts,
+      unconfirmed: confidence.inferred ?? 0,
+      global: Object.values(global).reduce((x, y) => x + y, 0),
+      spentToday: spent,
+      cap,
+      spentAll: totals.extraction_cost_usd,
+      sessions: totals.sessions,
+      backends,
+      review: { total: review.json.review.total, line: review.lines[0]!.replace(/^review\s+/, '') },
+      notices,
+      warnings,
+    });
+    if (!bool(args.flags, 'verbose'))
+      return { json, text: [...summary, 'more      agentctx status --verbose'].join('\n') };
     const text = [
+      ...summary,
+      '',
       `project   ${name} (${a.project.id.slice(0, 12)})${a.project.isGit ? '' : ': no git repository here, so this folder is the project (team sharing needs git)'}`,
       `root      ${a.project.root}`,
       `store     ${a.paths.db}${readOnly ? ` (read-only snapshot: ${readOnly})` : ''}`,
@@ -130,6 +168,7 @@ export const command: Command = {
       `claude    ${describeRegistration(reg)}`,
       ...agents.lines,
       `incognito ${describeIncognito(incognito)}`,
+      ...notices.map((n) => `notice    ${n}`),
       `records   ${RECORD_TYPES.map((t) => `${t} ${counts[t]}`).join(', ')}`,
       `trust     ${CONFIDENCES.map((c) => `${c} ${confidence[c]}`).join(', ')}`,
       `tokens    ${windows.last_session?.tokens_injected ?? 0} last session, ${windows.last_7_days} in 7 days, ${windows.all} in all`,

@@ -1,6 +1,7 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { SESSION_STATE_FILE } from '../../app/paths.js';
 import { uninstallFromClaude } from '../../claude/install.js';
 import { registration } from '../../claude/registration.js';
 import { codexInstalledHooks } from '../../codex/install.js';
@@ -8,6 +9,34 @@ import { AgentctxError } from '../../shared/errors.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
 import { codexUninstallLines, parseInitAgent, uninstallFromCodex } from '../init-codex.js';
+
+/**
+ * The session dedup files (`$TMPDIR/agentctx-<session>.json`, app/paths.ts) outlive a purge of
+ * the home: remove this user's own regular files of that name, nothing else in the folder.
+ */
+function removeSessionFiles(dir: string): number {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  const uid = process.getuid?.();
+  let n = 0;
+  for (const name of names) {
+    if (!SESSION_STATE_FILE.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      const st = lstatSync(path);
+      if (!st.isFile() || (uid !== undefined && st.uid !== uid)) continue;
+      rmSync(path, { force: true });
+      n++;
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return n;
+}
 
 export const command: Command = {
   name: 'uninstall',
@@ -29,10 +58,11 @@ export const command: Command = {
         );
       }
       if (!bool(args.flags, 'yes')) {
+        // a "y" piped in is not a person's answer to a question about deleting every record
         if (!io.stdinIsTTY)
           throw new AgentctxError(
             'usage',
-            `--purge deletes ${home} and every record in it; pass --yes to confirm`,
+            `--purge deletes ${home} and every record in it, and asks only on a terminal: an answer piped in (such as "y") is not taken; pass --yes to confirm`,
           );
         if (!(await io.confirm(`Delete ${home} and every record in it?`))) {
           return { json: { uninstalled: false, purged: false }, text: 'nothing changed', exitCode: 1 };
@@ -54,9 +84,11 @@ export const command: Command = {
             projectRoot: project ? a.project.root : null,
             stateFile: join(a.paths.home, 'install-state.json'),
           });
+    let sessionFiles = 0;
     if (purge) {
       a.close();
       rmSync(home, { recursive: true, force: true });
+      sessionFiles = removeSessionFiles(a.paths.tmp);
     }
     // the plugin is Claude Code's to remove; say so rather than leave the user guessing
     const plugin = registration(a.env, a.project.root).plugin.map((p) => p.id);
@@ -67,6 +99,7 @@ export const command: Command = {
       mcp: report.mcp,
       codex,
       purged: purge ? home : null,
+      ...(purge ? { session_files_removed: sessionFiles } : {}),
     };
     const claudeLines = [
       report.settings.changed
@@ -79,9 +112,12 @@ export const command: Command = {
     const lines = [
       ...(agent === 'codex' ? [] : claudeLines),
       ...(codex ? codexUninstallLines(codex) : []),
-      purge ? `deleted ${home}` : `kept ${home} (--purge deletes it)`,
+      purge
+        ? `deleted ${home}${sessionFiles ? ` and ${sessionFiles} session file${sessionFiles === 1 ? '' : 's'} in ${a.paths.tmp}` : ''}`
+        : `kept ${home} (--purge deletes it)`,
       ...plugin.map(
-        (id) => `plugin: ${id} is still enabled in Claude Code (claude plugin uninstall ${id} removes it)`,
+        (id) =>
+          `plugin: ${id} is still enabled in Claude Code: claude plugin uninstall ${id}, then claude plugin marketplace remove ${id.split('@')[1] ?? id} removes its marketplace`,
       ),
     ];
     return { json, text: lines.join('\n') };

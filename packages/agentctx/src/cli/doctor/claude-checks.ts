@@ -48,9 +48,15 @@ export function hooksCheck(a: App): { check: Check; registered: boolean } {
       hooks = installedHooks(readOrNull(path), path);
     } catch (err) {
       return {
-        check: fail('hooks', 'hooks', errorMessage(err), `fix the JSON in ${path}, then run agentctx init`, {
-          path,
-        }),
+        check: fail(
+          'hooks',
+          'hooks',
+          errorMessage(err),
+          `fix the JSON in ${path}, then run \`agentctx init\``,
+          {
+            path,
+          },
+        ),
         registered: false,
       };
     }
@@ -64,7 +70,7 @@ export function hooksCheck(a: App): { check: Check; registered: boolean } {
         'hooks',
         'hooks',
         `registered twice: by the plugin ${plugin.join(', ')} and by agentctx init in ${Object.keys(found).join(', ')}; the plugin's hooks stand aside`,
-        'keep one: agentctx uninstall (the plugin stays), or claude plugin uninstall agentctx@agentctx',
+        'keep one: `agentctx uninstall` (the plugin stays), or `claude plugin uninstall agentctx@agentctx`',
         { files: found, plugin },
       ),
       registered: true,
@@ -80,7 +86,7 @@ export function hooksCheck(a: App): { check: Check; registered: boolean } {
         'hooks',
         'hooks',
         'not registered: Claude Code does not run agentctx in this project',
-        'install the plugin (claude plugin install agentctx@agentctx) or run agentctx init (--project for this repository only)',
+        'run `agentctx init` (or `agentctx init --project` for this repository only); the plugin route, from a clone of agentctx, is in the README',
         { files },
       ),
       registered: false,
@@ -93,7 +99,7 @@ export function hooksCheck(a: App): { check: Check; registered: boolean } {
         'hooks',
         'hooks',
         `registered in ${where}, but not for ${missing.join(', ')}`,
-        'run agentctx init again to add them',
+        'run `agentctx init` again to add them',
         {
           files: found,
           missing,
@@ -116,7 +122,7 @@ export function binaryCheck(a: App, hooksRegistered: boolean, scratchHome: strin
   const bin = agentctxOnPath(a);
   if (!bin) {
     const summary = 'agentctx is not on PATH';
-    const fix = `${INSTALL} (or add the folder holding agentctx to PATH): the hooks and the MCP server run \`agentctx\``;
+    const fix = `\`${INSTALL}\` (or add the folder holding agentctx to PATH): the hooks and the MCP server run agentctx`;
     return hooksRegistered
       ? fail('binary', 'binary', `${summary}, but the hooks run \`agentctx hook …\`: they do nothing`, fix)
       : warn('binary', 'binary', summary, fix);
@@ -128,7 +134,7 @@ export function binaryCheck(a: App, hooksRegistered: boolean, scratchHome: strin
       'binary',
       'binary',
       `${bin} does not run (${version.error?.message ?? `exit ${version.status}`}: ${(version.stderr ?? '').trim().split('\n')[0] ?? ''})`,
-      `reinstall it: ${INSTALL}`,
+      `reinstall it: \`${INSTALL}\``,
       { path: bin },
     );
   const theirs = (version.stdout ?? '').trim();
@@ -145,7 +151,7 @@ export function binaryCheck(a: App, hooksRegistered: boolean, scratchHome: strin
       'binary',
       'binary',
       `${bin} hook exited ${hook.status ?? hook.error?.message}`,
-      `reinstall it: ${INSTALL}`,
+      `reinstall it: \`${INSTALL}\``,
       {
         path: bin,
       },
@@ -156,7 +162,7 @@ export function binaryCheck(a: App, hooksRegistered: boolean, scratchHome: strin
       'binary',
       'binary',
       `${bin} is version ${theirs}, this one is ${VERSION}`,
-      `the hooks run the one on PATH; update it (${INSTALL}) or put this one first on PATH`,
+      `the hooks run the one on PATH; update it (\`${INSTALL}\`) or put this one first on PATH`,
       details,
     );
   return ok('binary', 'binary', `${bin} ${theirs}; a hook process ran in ${hookMs} ms`, details);
@@ -180,7 +186,12 @@ export async function mcpCheck(a: App, scratchHome: string | null): Promise<Chec
   try {
     state = mcpState(readOrNull(path), path);
   } catch (err) {
-    return fail('mcp', 'mcp server', errorMessage(err), `fix the JSON in ${path}, then run agentctx init`);
+    return fail(
+      'mcp',
+      'mcp server',
+      errorMessage(err),
+      `fix the JSON in ${path}, then run \`agentctx init\``,
+    );
   }
   const inProject = registeredInProject(a.project.root);
   const bin = agentctxOnPath(a);
@@ -209,7 +220,7 @@ export async function mcpCheck(a: App, scratchHome: string | null): Promise<Chec
       'mcp',
       'mcp server',
       `agentctx mcp did not answer: ${error}`,
-      'run agentctx mcp in a terminal to see its error; reinstall if it cannot start',
+      'run `agentctx mcp` in a terminal to see its error; reinstall if it cannot start',
       {
         registered: state,
       },
@@ -219,7 +230,7 @@ export async function mcpCheck(a: App, scratchHome: string | null): Promise<Chec
       'mcp',
       'mcp server',
       `agentctx mcp answered without ctx_search (tools: ${tools.join(', ')})`,
-      `reinstall: ${INSTALL}`,
+      `reinstall: \`${INSTALL}\``,
     );
   const details = { registered: state, project_mcp_json: inProject, tools: tools.length, ms };
   if (state === 'different')
@@ -227,7 +238,7 @@ export async function mcpCheck(a: App, scratchHome: string | null): Promise<Chec
       'mcp',
       'mcp server',
       `answers (${tools.length} tools), but mcpServers.agentctx in ${path} is not agentctx's entry`,
-      'run agentctx init to correct it',
+      'run `agentctx init` to correct it',
       details,
     );
   const plugin = registration(a.env, a.project.root).plugin.map((p) => p.id);
@@ -243,7 +254,7 @@ export async function mcpCheck(a: App, scratchHome: string | null): Promise<Chec
       'mcp',
       'mcp server',
       `answers (${tools.length} tools) but is not registered with Claude Code`,
-      'run agentctx init',
+      'run `agentctx init`',
       details,
     );
   return ok(

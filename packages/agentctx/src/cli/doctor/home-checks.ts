@@ -77,7 +77,7 @@ export function logsCheck(a: App): Check {
     'jobs',
     'background jobs',
     `${errors.length} error${errors.length === 1 ? '' : 's'} in the last 24 hours; latest (${last.at}): ${last.line.slice(0, 160)}`,
-    `read ${files.join(', ')}; run the failing job in a terminal to see it whole (agentctx consolidate, or agentctx extract --session-id ID --transcript FILE)`,
+    `read ${files.join(', ')}; run the failing job in a terminal to see it whole (\`agentctx consolidate\`, or \`agentctx extract --session-id ID --transcript FILE\`)`,
     { errors: errors.slice(-5), files },
   );
 }

@@ -22,7 +22,7 @@ export function storeCheck(a: App): { check: Check; usable: boolean } {
         'store',
         'store',
         `no store yet at ${path}`,
-        'run agentctx init (the first session creates it too)',
+        'run `agentctx init` (the first session creates it too)',
       ),
       usable: false,
     };
@@ -40,7 +40,7 @@ export function storeCheck(a: App): { check: Check; usable: boolean } {
         'store',
         'store',
         `${path} is damaged: ${r.sqlite.slice(0, 200)}`,
-        `move it aside (mv ${path} ${path}.broken) and run agentctx init for a new store; to salvage records first: sqlite3 ${path}.broken .recover | sqlite3 ${path}`,
+        `move it aside (\`mv ${path} ${path}.broken\`) and run \`agentctx init\` for a new store; to salvage records first: \`sqlite3 ${path}.broken .recover | sqlite3 ${path}\``,
         details,
       ),
       usable: false,
@@ -62,7 +62,7 @@ export function storeCheck(a: App): { check: Check; usable: boolean } {
         'store',
         'store',
         `written by a newer agentctx (schema ${r.schemaVersion}; this one knows ${SCHEMA_VERSION})`,
-        'update agentctx: npm install -g @agentctxhq/agentctx',
+        'update agentctx: `npm install -g @agentctxhq/agentctx`',
         details,
       ),
       usable: false,
@@ -105,15 +105,23 @@ export function extractionCheck(a: App): Check {
       'extraction',
       `rule-based: ${d.reason}${sessions}`,
       d.configured === 'api'
-        ? 'set ANTHROPIC_API_KEY, or agentctx config --llm-backend auto'
-        : 'install and sign in to the claude CLI, or agentctx config --llm-backend auto',
+        ? 'set ANTHROPIC_API_KEY, or `agentctx config --llm-backend auto`'
+        : 'install and sign in to the claude CLI, or `agentctx config --llm-backend auto`',
       details,
     );
   return ok('extraction', 'extraction', `rule-based from this shell: ${d.reason}${sessions}`, details);
 }
 
-export async function embeddingsCheck(a: App, storeUsable: boolean): Promise<Check> {
-  const sc = semanticConfig(a.config, a.paths, a.env);
+/**
+ * The embeddings finding for a config (the saved one, or one `agentctx config` just changed):
+ * `config` prints the same summary, so the two never disagree (issue 31 #12).
+ */
+export async function embeddingsCheck(
+  a: App,
+  storeUsable: boolean,
+  config: App['config'] = a.config,
+): Promise<Check> {
+  const sc = semanticConfig(config, a.paths, a.env);
   if (!storeUsable) {
     return sc.enabled
       ? warn('embeddings', 'embeddings', 'not checked (no usable store)', 'see the store line')
@@ -138,8 +146,8 @@ export async function embeddingsCheck(a: App, storeUsable: boolean): Promise<Che
     );
   if (!sc.enabled) return ok('embeddings', 'embeddings', `off: ${e.reason}; retrieval is keyword-only`, e);
   const fix = !e.runtime_installed
-    ? 'agentctx init --semantic installs the semantic layer (transformers.js, ~460 MB) and downloads its model; keyword retrieval works without it'
-    : 'agentctx init --semantic downloads the model';
+    ? '`agentctx init --semantic` installs the semantic layer (transformers.js, ~460 MB) and downloads its model; keyword retrieval works without it'
+    : '`agentctx init --semantic` downloads the model';
   return warn('embeddings', 'embeddings', `off: ${e.reason}; retrieval is keyword-only`, fix, e);
 }
 
@@ -151,7 +159,7 @@ export function digestCheck(a: App, storeUsable: boolean): Check {
       'digest',
       'digest',
       `none yet for ${a.project.name}`,
-      'agentctx consolidate writes it (it also runs after each session)',
+      '`agentctx consolidate` writes it (it also runs after each session)',
     );
   const age = formatAge(digest.generated_at, now);
   const details: Record<string, unknown> = { generated_at: digest.generated_at, tokens: digest.tokens };
@@ -168,7 +176,7 @@ export function digestCheck(a: App, storeUsable: boolean): Check {
         'digest',
         'digest',
         `written ${age} ago; ${row.n} records are newer`,
-        'agentctx consolidate (if it keeps falling behind, see the background jobs line)',
+        '`agentctx consolidate` (if it keeps falling behind, see the background jobs line)',
         details,
       );
   }

@@ -31,6 +31,8 @@ export interface ReviewItem {
   /** The CLI command each action runs the service of. */
   commands: Partial<Record<ReviewAction, string>>;
   stale?: StaleFile[];
+  /** The records' bodies (redacted), in the order of `record_ids`: what the developer judges. */
+  bodies?: string[];
 }
 
 interface QueueInput {
@@ -43,26 +45,32 @@ interface QueueInput {
   limit?: number;
 }
 
-/** Types a developer confirms; hook observations (test outcomes, error stubs) are not asked about. */
+/**
+ * Types a developer confirms. Hook observations (an error stub, a test outcome) are asked about
+ * too: prompts show them as "Possibly: …", and whatever a prompt offers as a hypothesis the
+ * review must let the developer settle (issue 31 #13). Handovers are task state, never asked.
+ */
 const CONFIRMABLE = "type IN ('decision', 'convention', 'preference', 'profile', 'discovery', 'bugfix')";
 
 function recordItem(
   kind: 'stale' | 'inferred',
   r: ContextRecord,
   projectId: string,
+  redact: Redact,
   stale?: StaleFile[],
 ): ReviewItem {
   const own = r.project_id === projectId;
   const detail =
     kind === 'stale' && stale
       ? `${staleLabel(stale)}${r.confidence === 'inferred' ? ' (also unconfirmed)' : ''}`
-      : `unconfirmed ${r.type} (inferred${r.reinforce_count ? `, seen ${r.reinforce_count + 1} times` : ''}): confirm it, correct it, or drop it`;
+      : `unconfirmed ${r.type} (${r.source === 'hook_observation' ? 'observed by a hook' : 'inferred'}${r.reinforce_count ? `, seen ${r.reinforce_count + 1} times` : ''}): confirm it, correct it, or drop it`;
   return {
     key: `${kind}:${r.id}`,
     kind,
     title: r.title,
     detail,
     record_ids: [r.id],
+    bodies: [redact(r.body)],
     // a global preference is not retired from one project (retire refuses it): confirm or correct it
     actions: own ? ['confirm', 'supersede', 'dismiss'] : ['confirm', 'supersede'],
     commands: {
@@ -152,10 +160,12 @@ export function reviewSelection(input: QueueInput): ReviewSelection {
   const get = db.prepare('SELECT * FROM records WHERE id = ?');
   for (const id of staleIds) {
     const r = get.get(id) as ContextRecord | undefined;
-    if (r) items.push(recordItem('stale', r, input.projectId, staleFiles.get(id)));
+    if (r) items.push(recordItem('stale', r, input.projectId, input.redact, staleFiles.get(id)));
   }
 
   by_kind.duplicate = countMergeCandidates(db, namespaces);
+  const redact = input.redact;
+  const bodyOf = (id: string) => (get.get(id) as ContextRecord | undefined)?.body ?? '';
   for (const c of listMergeCandidates(db, namespaces, limit)) {
     items.push({
       key: `pair:${c.record_a}:${c.record_b}`,
@@ -163,6 +173,7 @@ export function reviewSelection(input: QueueInput): ReviewSelection {
       title: `${c.title_a} ≈ ${c.title_b}`,
       detail: `near-duplicate ${c.type}s (similarity ${c.similarity.toFixed(2)}): merge keeps the older, the newer becomes history`,
       record_ids: [c.record_a, c.record_b],
+      bodies: [c.record_a, c.record_b].map((id) => redact(bodyOf(id))),
       actions: ['merge', 'dismiss'],
       commands: {
         merge: `agentctx merge ${c.record_a} ${c.record_b}`,
@@ -176,7 +187,7 @@ export function reviewSelection(input: QueueInput): ReviewSelection {
   const marks = namespaces.map(() => '?').join(',');
   const waiting = `FROM records
      WHERE project_id IN (${marks}) AND superseded_at IS NULL AND confidence = 'inferred'
-       AND source != 'hook_observation' AND ${CONFIRMABLE}
+       AND ${CONFIRMABLE}
        AND id NOT IN (SELECT record_id FROM record_staleness WHERE project_id = ?)`;
   const params = [...namespaces, input.projectId];
   by_kind.inferred = (db.prepare(`SELECT COUNT(*) AS n ${waiting}`).get(...params) as { n: number }).n;
@@ -185,7 +196,7 @@ export function reviewSelection(input: QueueInput): ReviewSelection {
     .all(...params, limit) as { id: string }[];
   for (const { id } of page) {
     const r = get.get(id) as ContextRecord | undefined;
-    if (r) items.push(recordItem('inferred', r, input.projectId));
+    if (r) items.push(recordItem('inferred', r, input.projectId, input.redact));
   }
   const total = by_kind.conflict + by_kind.team + by_kind.stale + by_kind.duplicate + by_kind.inferred;
   return { items, counts: { total, by_kind, hint: 'agentctx review' } };

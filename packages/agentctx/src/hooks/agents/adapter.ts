@@ -31,7 +31,13 @@ export const EVENT_NAMES: Record<HookName, string> = {
   'subagent-start': 'SubagentStart',
 };
 
-/** `{"hookSpecificOutput":{"hookEventName","additionalContext"}}`, the shape both agents read. */
-export function hookSpecificOutput(name: HookName, additionalContext: string): string {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: EVENT_NAMES[name], additionalContext } });
+/**
+ * `{"hookSpecificOutput":{"hookEventName","additionalContext"}}`, the shape both agents read, with
+ * a `systemMessage` for the developer where the agent shows one.
+ */
+export function hookSpecificOutput(name: HookName, additionalContext: string, systemMessage?: string): string {
+  return JSON.stringify({
+    ...(systemMessage ? { systemMessage } : {}),
+    hookSpecificOutput: { hookEventName: EVENT_NAMES[name], additionalContext },
+  });
 }

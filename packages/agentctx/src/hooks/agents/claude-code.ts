@@ -23,7 +23,8 @@ export const claudeCodeAdapter: HookAdapter = {
     const text = result?.additionalContext;
     if (!text) return '';
     const fitted = fitToCap(text, measure, CLAUDE_CODE_CONTEXT_CHARS);
-    return fitted ? hookSpecificOutput(name, fitted) : '';
+    // a notice the developer must act on is also shown to them (Claude Code's systemMessage)
+    return fitted ? hookSpecificOutput(name, fitted, result?.systemMessage) : '';
   },
   cap: { measure, limit: CLAUDE_CODE_CONTEXT_CHARS, unit: 'characters' },
 };

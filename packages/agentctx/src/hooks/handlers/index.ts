@@ -9,8 +9,12 @@ import { stop } from './stop.js';
 import { subagentStart } from './subagent-start.js';
 import { userPromptSubmit } from './user-prompt-submit.js';
 
-/** What a handler returns: context to inject, or null for no output. */
-export type HookResult = { additionalContext: string } | null;
+/**
+ * What a handler returns: context to inject, or null for no output. `systemMessage` is a line
+ * the developer must act on (issue 31 #7): Claude Code shows it to the person, where
+ * `additionalContext` reaches only the model.
+ */
+export type HookResult = { additionalContext: string; systemMessage?: string } | null;
 
 export const HANDLERS: { [K in HookName]: Handler<K> } = {
   'session-start': sessionStart,

@@ -7,7 +7,8 @@ import type { HookResult } from './index.js';
 /**
  * Add the team-context notice (core/team/team-notice.ts) to what SessionStart injects: after a
  * pull brought a teammate's change to `.agentctx/context.md`, the session learns it at once, and
- * one explicit `agentctx team import` takes it in. The notice never replaces the digest, and a
+ * one explicit `agentctx team import` takes it in. The developer is the one to run it, so the
+ * line also goes out as the hook's `systemMessage`, which Claude Code shows to the person. The notice never replaces the digest, and a
  * failure to read the file says nothing.
  */
 export function withTeamNotice(
@@ -24,7 +25,9 @@ export function withTeamNotice(
       notice = null;
     }
     if (!notice) return result;
-    if (!result?.additionalContext) return { additionalContext: notice };
+    // the developer runs the import: they see the line too, not only the model (issue 31 #7)
+    const systemMessage = notice;
+    if (!result?.additionalContext) return { additionalContext: notice, systemMessage };
     // the notice fits inside the SessionStart budget: the digest gives up its last lines for it
     let text = truncateLinesToBudget(
       result.additionalContext,
@@ -34,6 +37,6 @@ export function withTeamNotice(
       const cut = text.lastIndexOf('\n');
       text = cut > 0 ? text.slice(0, cut).trimEnd() : '';
     }
-    return { additionalContext: text ? `${text}\n\n${notice}` : notice };
+    return { additionalContext: text ? `${text}\n\n${notice}` : notice, systemMessage };
   };
 }

@@ -212,7 +212,7 @@ describe('agentctx consolidate (built CLI)', () => {
     });
     const listed = () => {
       const st = runJson<{ merge_candidates: { top: { record_a: string; record_b: string }[] } }>(
-        ['status'],
+        ['status', '--verbose'],
         {
           cwd: repo,
           env,

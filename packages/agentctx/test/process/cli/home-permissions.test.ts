@@ -30,11 +30,11 @@ interface Status {
 describe('an existing AGENTCTX_HOME with loose permissions', () => {
   it.each(['777', '755', '750', '700'])('is tightened to 0700 when the CLI opens it (was %s)', (octal) => {
     looseHome(Number.parseInt(octal, 8));
-    const res = runJson<Status>(['status'], { cwd: repo, env });
+    const res = runJson<Status>(['status', '--verbose'], { cwd: repo, env });
     expect(res.code).toBe(0);
     expect(statSync(home).mode & 0o7777).toBe(0o700);
     expect(res.json.home).toEqual({ path: home, mode: '0700', private: true });
-    expect(runAgentctx(['status'], { cwd: repo, env }).stdout).not.toMatch(/warning/);
+    expect(runAgentctx(['status', '--verbose'], { cwd: repo, env }).stdout).not.toMatch(/warning/);
   });
 
   it('is tightened on the hook path too (a prompt hook opens the store)', () => {
@@ -73,18 +73,18 @@ describe('an existing AGENTCTX_HOME with loose permissions', () => {
 
   it('is left alone, and status warns, when it is a shared (sticky) folder', () => {
     looseHome(0o1777);
-    const res = runJson<Status>(['status'], { cwd: repo, env });
+    const res = runJson<Status>(['status', '--verbose'], { cwd: repo, env });
     expect(res.code).toBe(0);
     expect(statSync(home).mode & 0o7777).toBe(0o1777);
     expect(res.json.home).toEqual({ path: home, mode: '1777', private: false });
-    const text = runAgentctx(['status'], { cwd: repo, env }).stdout;
+    const text = runAgentctx(['status', '--verbose'], { cwd: repo, env }).stdout;
     expect(text).toContain(`warning   ${home} is mode 1777: other users can read the store`);
   });
 
   it.skipIf(process.getuid?.() !== 0)('is left alone, and status warns, when another user owns it', () => {
     looseHome(0o755);
     chownSync(home, 4242, 4242);
-    const res = runJson<Status>(['status'], { cwd: repo, env });
+    const res = runJson<Status>(['status', '--verbose'], { cwd: repo, env });
     expect(res.code).toBe(0);
     expect(statSync(home).mode & 0o7777).toBe(0o755);
     expect(res.json.home.private).toBe(false);

@@ -231,7 +231,7 @@ describe('agentctx import claude-memory', () => {
 describe('status and auto-memory', () => {
   const autoMemory = (cwd: string, extra: NodeJS.ProcessEnv = {}) =>
     runJson<{ auto_memory: { enabled: boolean; dir: string; files: number; decided_by: string } }>(
-      ['status'],
+      ['status', '--verbose'],
       {
         cwd,
         env: { ...env, ...extra },
@@ -243,7 +243,7 @@ describe('status and auto-memory', () => {
     expect(on.code, on.stderr).toBe(0);
     expect(on.json.auto_memory).toMatchObject({ enabled: true, dir: memDir, decided_by: 'default' });
     expect(on.json.auto_memory.files).toBeGreaterThanOrEqual(3);
-    const text = runAgentctx(['status'], { cwd: repo, env }).stdout;
+    const text = runAgentctx(['status', '--verbose'], { cwd: repo, env }).stdout;
     expect(text).toContain('auto-memory is on');
     expect(text).toContain('agentctx import claude-memory');
     expect(autoMemory(repo, { CLAUDE_CODE_DISABLE_AUTO_MEMORY: '1' }).json.auto_memory.enabled).toBe(false);

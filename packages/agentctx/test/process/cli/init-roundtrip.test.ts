@@ -142,7 +142,7 @@ describe('agentctx init', () => {
       expect(group.hooks).toHaveLength(1);
       const h = group.hooks[0];
       expect(h.type).toBe('command');
-      expect(h.command).toBe(`agentctx hook ${slugs[ev]}`);
+      expect(h.command).toBe(`agentctx hook ${slugs[ev]} 2>/dev/null || true`);
       expect(h.timeout).toBeGreaterThan(0);
       expect(h.timeout).toBeLessThanOrEqual(30);
       expect(h.async === true).toBe(ev.startsWith('PostToolUse'));
@@ -208,7 +208,7 @@ describe('agentctx init', () => {
     write(claudeJsonPath, cj);
     expect(init().code).toBe(0);
     const filled = JSON.parse(readFileSync(settingsPath, 'utf8'));
-    expect(filled.hooks.Stop[0].hooks[0].command).toBe('agentctx hook stop');
+    expect(filled.hooks.Stop[0].hooks[0].command).toBe('agentctx hook stop 2>/dev/null || true');
     expect(Object.keys(filled.hooks).slice(0, 2)).toEqual(['Stop', 'SessionStart']);
     expect(init().json.changed).toBe(false);
     expect(uninstall().code).toBe(0);
@@ -276,7 +276,9 @@ describe('agentctx init', () => {
     const s = JSON.parse(readFileSync(settingsPath, 'utf8'));
     expect(s.hooks.SessionStart).toEqual([
       { hooks: [{ type: 'command', command: 'echo user-hook' }] },
-      { hooks: [{ type: 'command', command: 'agentctx hook session-start', timeout: 10 }] },
+      {
+        hooks: [{ type: 'command', command: 'agentctx hook session-start 2>/dev/null || true', timeout: 10 }],
+      },
     ]);
     const un = uninstall();
     expect(un.code).toBe(0);

@@ -27,7 +27,7 @@ describe('init, status and doctor with the plugin enabled', () => {
     return (JSON.parse(r.stdout) as { checks: Check[] }).checks.find((c) => c.id === 'hooks')!;
   };
   const active = () =>
-    runJson<{ claude: { active: string } }>(['status'], { cwd: project, env }).json.claude.active;
+    runJson<{ claude: { active: string } }>(['status', '--verbose'], { cwd: project, env }).json.claude.active;
 
   beforeAll(() => {
     const bin = join(t.path, 'bin');
@@ -53,7 +53,7 @@ describe('init, status and doctor with the plugin enabled', () => {
       /registered by the Claude Code plugin/,
     );
     expect(active()).toBe('plugin');
-    expect(runAgentctx(['status'], { cwd: project, env }).stdout).toMatch(
+    expect(runAgentctx(['status', '--verbose'], { cwd: project, env }).stdout).toMatch(
       /claude\s+Claude Code plugin agentctx@agentctx/,
     );
     const hooks = hooksCheck();

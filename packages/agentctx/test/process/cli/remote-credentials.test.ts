@@ -45,7 +45,7 @@ describe('a remote URL with credentials (built CLI)', () => {
     );
     expect(rec.code).toBe(0);
     const outputs = [
-      runAgentctx(['status'], { cwd: withCreds, env }),
+      runAgentctx(['status', '--verbose'], { cwd: withCreds, env }),
       runAgentctx(['export'], { cwd: withCreds, env }),
       runAgentctx(['search', 'queue', '--json'], { cwd: withCreds, env }),
       runAgentctx(['hook', 'session-start'], {

@@ -278,10 +278,10 @@ describe('agentctx review', () => {
     expect(counted.total).toBe(items.length);
     expect(counted.hint).toBe('agentctx review');
     expect(dump(world.home, known)).toEqual(before);
-    const text = runAgentctx(['status'], { cwd: world.repo, env: world.env });
+    const text = runAgentctx(['status', '--verbose'], { cwd: world.repo, env: world.env });
     expect(text.stdout).toMatch(
       new RegExp(
-        `review +1 team-file change, ${listed.stale} stale records, ${listed.duplicate} near-duplicate pairs?, ${listed.inferred} inferred records? to confirm \\(agentctx review\\)`,
+        `review +1 team-file change, ${listed.stale} stale records, ${listed.duplicate} near-duplicate pairs?, ${listed.inferred} inferred records? to confirm \\(\`agentctx review\`\\)`,
       ),
     );
     // answering one item moves both by one

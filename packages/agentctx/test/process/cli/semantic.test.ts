@@ -94,7 +94,7 @@ describe('semantic layer through the built CLI', () => {
     expect(rerun.json.embeddings.status).toBe('on');
     expect(rerun.json.embeddings.store).toBe('sqlite-vec');
     expect(rerun.json.embeddings.embedded).toBe(after.pending);
-    const st = runJson<{ embeddings: { vectors: number; pending: number } }>(['status'], {
+    const st = runJson<{ embeddings: { vectors: number; pending: number } }>(['status', '--verbose'], {
       cwd: w.repo,
       env,
     });
@@ -124,7 +124,7 @@ describe('semantic layer through the built CLI', () => {
     expect(runAgentctx(['consolidate'], { cwd: w.repo, env }).code).toBe(0);
     const st = runJson<{
       merge_candidates: { top: { record_a: string; record_b: string; similarity: number }[] };
-    }>(['status'], { cwd: w.repo, env });
+    }>(['status', '--verbose'], { cwd: w.repo, env });
     const pair = st.json.merge_candidates.top.find((c) => c.record_a === a.id && c.record_b === b.id);
     expect(pair?.similarity).toBeGreaterThan(0.92);
     const merged = runJson<{ keeper: string; superseded: string }>(['merge', b.id, a.id], {
@@ -167,12 +167,12 @@ describe('semantic layer through the built CLI', () => {
     });
     expect(c.code).toBe(0);
     expect(c.json.embeddings.reason).toMatch(/not downloaded/);
-    const st = runAgentctx(['status'], { cwd: w.repo, env: bare });
+    const st = runAgentctx(['status', '--verbose'], { cwd: w.repo, env: bare });
     expect(st.code).toBe(0);
     expect(st.stdout).toMatch(/vectors\s+off: model bge-small-en-v1.5 is not downloaded/);
     const off = runAgentctx(['config', '--no-embeddings'], { cwd: w.repo, env: bare });
     expect(off.code).toBe(0);
-    expect(runAgentctx(['status'], { cwd: w.repo, env: bare }).stdout).toMatch(/vectors\s+off: turned off/);
+    expect(runAgentctx(['status', '--verbose'], { cwd: w.repo, env: bare }).stdout).toMatch(/vectors\s+off: turned off/);
   }, 60_000);
 
   it('with the optional packages absent every command still works and status says so', () => {
@@ -205,7 +205,7 @@ describe('semantic layer through the built CLI', () => {
     const s = JSON.parse(st.stdout).embeddings;
     expect(s).toMatchObject({ status: 'off', runtime_installed: false, vector_store: 'js' });
     expect(s.vector_store_reason).toMatch(/sqlite-vec is not installed/);
-    expect(run(['status']).stdout).toMatch(/vectors\s+off: @huggingface\/transformers is not installed/);
+    expect(run(['status', '--verbose']).stdout).toMatch(/vectors\s+off: @huggingface\/transformers is not installed/);
     const found = run(['search', 'sqlite', '--json']);
     expect(found.code).toBe(0);
     expect(found.stdout).toContain('Use SQLite');

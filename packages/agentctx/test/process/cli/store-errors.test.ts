@@ -51,7 +51,7 @@ describe('a damaged store', () => {
     overwrite(h.db, 0, Buffer.alloc(100, 0x41));
     for (const args of [
       ['search', 'ledger'],
-      ['status'],
+      ['status', '--verbose'],
       ['record', '--type', 'decision', '--title', 'x', '--body', 'y'],
     ]) {
       const r = runAgentctx(args, { cwd: repo, env: h.env });

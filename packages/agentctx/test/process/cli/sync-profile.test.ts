@@ -180,10 +180,10 @@ describe('agentctx profile', () => {
       '--body',
       'Added a null check in quuxhandler flumox; the root cause was a missing guard there.',
     ]);
-    const before = runJson<Record<string, unknown>>(['status'], { cwd: repo, env }).json;
+    const before = runJson<Record<string, unknown>>(['status', '--verbose'], { cwd: repo, env }).json;
     expect(before.last_consolidation).toBeNull();
     expect(runJson(['consolidate'], { cwd: repo, env }).code).toBe(0);
-    const st = runJson<Record<string, any>>(['status'], { cwd: repo, env }).json;
+    const st = runJson<Record<string, any>>(['status', '--verbose'], { cwd: repo, env }).json;
     for (const k of [
       'project_id',
       'counts',
@@ -197,7 +197,7 @@ describe('agentctx profile', () => {
     expect(st.merge_candidates.top[0].title_a).toBe('Fix zorblat crash in quuxhandler');
     expect(st.drift_candidates).toEqual({ missing: 2, contradicted: 1 });
     expect(st.last_consolidation.finished_at).toBeTruthy();
-    const text = runAgentctx(['status'], { cwd: repo, env }).stdout;
+    const text = runAgentctx(['status', '--verbose'], { cwd: repo, env }).stdout;
     expect(text).toContain('merge     1 near-duplicate pair to review (never merged automatically)');
     expect(text).toContain('drift     CLAUDE.md: 2 decisions/conventions missing, 1 superseded passages');
   });

@@ -57,7 +57,7 @@ describe('the extraction backend, as the extractions used it', () => {
     expect(llm.next.sessions).toMatchObject({ backend: 'api', known: true });
     expect(llm.next.shell.backend).toBeNull();
 
-    const text = await runAsync(['status'], { cwd: ws.repo, env: shellEnv() });
+    const text = await runAsync(['status', '--verbose'], { cwd: ws.repo, env: shellEnv() });
     expect(text.stdout).toMatch(/extraction last api \(claude-haiku[^)]*\), from a session hook/);
     expect(text.stdout).toContain('next in sessions: api');
     expect(text.stdout).toContain('next from this shell: none (rule-based)');

@@ -206,7 +206,7 @@ describe.skipIf(!CLAUDE_BIN)('extract with the claude CLI backend (real claude, 
     expect(readdirSync(tmp).filter((f) => f.startsWith('agentctx-claude-'))).toEqual([]);
 
     // status reports the backend and the spend
-    const status = runJson<Record<string, any>>(['status'], { cwd: ws.repo, env });
+    const status = runJson<Record<string, any>>(['status', '--verbose'], { cwd: ws.repo, env });
     expect(status.json.llm).toMatchObject({ backend: 'claude-cli', active: 'claude-cli' });
     expect(status.json.extraction_cost_usd).toBeGreaterThan(0);
     expect(status.json.daily_cost.cap_reached).toBe(false);
@@ -296,10 +296,10 @@ describe.skipIf(!CLAUDE_BIN)('extract with the claude CLI backend (real claude, 
     expect(two.reason).toMatch(/daily cost cap reached/);
     expect(api.requests.filter(isNested).length).toBe(calls);
 
-    const status = runJson<Record<string, any>>(['status'], { cwd: ws.repo, env });
+    const status = runJson<Record<string, any>>(['status', '--verbose'], { cwd: ws.repo, env });
     expect(status.json.daily_cost).toMatchObject({ cap_usd: 0.000001, cap_reached: true });
     expect(status.json.daily_cost.spent_usd).toBeCloseTo(one.cost_usd, 6);
-    const text = runAgentctx(['status'], { cwd: ws.repo, env });
+    const text = runAgentctx(['status', '--verbose'], { cwd: ws.repo, env });
     expect(text.stdout).toContain('cap reached: extraction is rule-based until the next UTC day');
   }, 120_000);
 
@@ -392,7 +392,7 @@ describe.skipIf(!CLAUDE_BIN)(
   'backend choice: auto, explicit, off — and status / init say which and why',
   () => {
     function status(e: NodeJS.ProcessEnv): { backend: string; active: string | null; reason: string } {
-      const s = runJson<{ llm: { backend: string; active: string | null; reason: string } }>(['status'], {
+      const s = runJson<{ llm: { backend: string; active: string | null; reason: string } }>(['status', '--verbose'], {
         cwd: ws.repo,
         env: e,
       });

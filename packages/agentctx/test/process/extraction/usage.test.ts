@@ -122,7 +122,7 @@ describe('usage evidence from a real session', () => {
     });
     expect(usage.last_7_days.used_share).toBe(0.5);
     expect(usage.records).toEqual({ shown: 2, used: 1, never_used: 0 });
-    const text = runAgentctx(['status'], { cwd: w.repo, env: w.env }).stdout;
+    const text = runAgentctx(['status', '--verbose'], { cwd: w.repo, env: w.env }).stdout;
     expect(text).toContain(
       `last session ${injected} tokens injected, 50% of them went to records the session used`,
     );

@@ -16,7 +16,7 @@ const MARK = 'INCOG-MARK-5c';
 describe('agentctx incognito', () => {
   let world: HookWorld;
   const status = () =>
-    runJson<{ incognito: { session: string | null } | null }>(['status'], { cwd: world.repo, env: world.env })
+    runJson<{ incognito: { session: string | null } | null }>(['status', '--verbose'], { cwd: world.repo, env: world.env })
       .json.incognito;
   const failingBash = (session: string) =>
     basePayload(world, session, 'PostToolUseFailure', {
@@ -97,7 +97,7 @@ describe('agentctx incognito', () => {
     });
     expect(on.code, on.stderr).toBe(0);
     expect(on.json.incognito.session).toBe('inside-1');
-    const text = runAgentctx(['status'], { cwd: world.repo, env: world.env }).stdout;
+    const text = runAgentctx(['status', '--verbose'], { cwd: world.repo, env: world.env }).stdout;
     expect(text).toMatch(/incognito on for session inside-1/);
     expect(runHook(world, 'user-prompt-submit', promptPayload(world, 'inside-1', PROMPT)).stdout).toBe('');
     // compaction inside the incognito session keeps it incognito

@@ -1,5 +1,7 @@
 import { closeSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { geminiChatReader } from '../../agents/gemini-chat.js';
+import { qwenChatReader } from '../../agents/qwen-chat.js';
 import { refreshDigest } from '../../app/digest-refresh.js';
 import { tryLock } from '../../app/lock.js';
 import { appendLog } from '../../app/log.js';
@@ -21,6 +23,8 @@ import type { Command } from '../command.js';
 const READERS: Record<HookAgent, TranscriptReader> = {
   'claude-code': claudeTranscriptReader,
   codex: codexRolloutReader,
+  qwen: qwenChatReader,
+  gemini: geminiChatReader,
 };
 
 /** Hard lifetime of one extraction (manual runs too); the Stop hook adds its own deadline. */
@@ -52,9 +56,9 @@ function text(s: SessionExtractSummary): string {
 export const command: Command = {
   name: 'extract',
   summary:
-    "Turn a session's transcript (Claude Code's, or Codex's rollout) into records (run by the Stop and PreCompact hooks).",
+    "Turn a session's transcript (Claude Code's, Codex's rollout, Qwen Code's or Gemini CLI's chat file) into records (run by the Stop and PreCompact hooks).",
   usage:
-    'agentctx extract --session-id ID --transcript PATH [--agent claude-code|codex] [--precompact] [--cwd DIR] [--json]',
+    'agentctx extract --session-id ID --transcript PATH [--agent claude-code|codex|qwen|gemini] [--precompact] [--cwd DIR] [--json]',
   flags: { 'session-id': 'string', transcript: 'string', precompact: 'boolean', agent: 'string' },
   async run({ args, app }) {
     const sessionId = str(args.flags, 'sessionId');

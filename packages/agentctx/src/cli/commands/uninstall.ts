@@ -7,16 +7,18 @@ import { codexInstalledHooks } from '../../codex/install.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
-import { codexUninstallLines, parseInitAgent, uninstallFromCodex } from '../init-codex.js';
+import { othersUninstallLines, parseAgentChoice, uninstallOthers } from '../init-agents.js';
+import { codexUninstallLines, uninstallFromCodex } from '../init-codex.js';
 
 export const command: Command = {
   name: 'uninstall',
   summary:
-    'Remove what init added: the agentctx hooks, their trust and the MCP server registration, in Claude Code and Codex (--agent picks one; --purge also deletes ~/.agentctx).',
-  usage: 'agentctx uninstall [--agent claude-code|codex|all] [--project] [--purge [--yes]] [--json]',
+    'Remove what init added: the agentctx hooks, their trust and the MCP server registration, in Claude Code, Codex, Qwen Code and Gemini CLI (--agent picks one; --purge also deletes ~/.agentctx).',
+  usage:
+    'agentctx uninstall [--agent claude-code|codex|qwen|gemini|all] [--project] [--purge [--yes]] [--json]',
   flags: { agent: 'string', project: 'boolean', purge: 'boolean', yes: 'boolean' },
   async run({ args, app, io }) {
-    const agent = args.flags.agent === undefined ? 'all' : parseInitAgent(args.flags.agent);
+    const agent = parseAgentChoice(args.flags.agent, 'all');
     const a = app();
     const purge = bool(args.flags, 'purge');
     const home = resolve(a.paths.home);
@@ -45,9 +47,10 @@ export const command: Command = {
       agent === 'codex' ||
       (agent === 'all' && (existsSync(codexState) || Object.keys(codexInstalledHooks(a.env)).length > 0));
     const codex = withCodex ? uninstallFromCodex({ env: a.env, stateFile: codexState }) : null;
+    const others = uninstallOthers(agent, a.env, join(a.paths.home, 'agents-install-state.json'));
     const skipped = { path: '', changed: false, added: [], updated: [], removed: [] };
     const report =
-      agent === 'codex'
+      agent !== 'claude-code' && agent !== 'all'
         ? { settings: skipped, mcp: { ...skipped, method: 'none' as const, note: undefined } }
         : uninstallFromClaude({
             env: a.env,
@@ -66,6 +69,7 @@ export const command: Command = {
       settings: report.settings,
       mcp: report.mcp,
       codex,
+      agents: others,
       purged: purge ? home : null,
     };
     const claudeLines = [
@@ -77,8 +81,9 @@ export const command: Command = {
         : `mcp server: ${report.mcp.note ?? `not registered in ${report.mcp.path}`}`,
     ];
     const lines = [
-      ...(agent === 'codex' ? [] : claudeLines),
+      ...(agent === 'claude-code' || agent === 'all' ? claudeLines : []),
       ...(codex ? codexUninstallLines(codex) : []),
+      ...othersUninstallLines(others),
       purge ? `deleted ${home}` : `kept ${home} (--purge deletes it)`,
       ...plugin.map(
         (id) => `plugin: ${id} is still enabled in Claude Code (claude plugin uninstall ${id} removes it)`,

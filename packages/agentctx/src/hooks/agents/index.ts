@@ -2,8 +2,12 @@ import type { HookAgent } from '../../shared/agents.js';
 import type { HookAdapter } from './adapter.js';
 import { claudeCodeAdapter } from './claude-code.js';
 import { codexAdapter } from './codex.js';
+import { geminiAdapter } from './gemini.js';
+import { qwenAdapter } from './qwen.js';
 
 export const HOOK_ADAPTERS: Record<HookAgent, HookAdapter> = {
   'claude-code': claudeCodeAdapter,
   codex: codexAdapter,
+  qwen: qwenAdapter,
+  gemini: geminiAdapter,
 };

@@ -1,0 +1,107 @@
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { GEMINI, type JsonSettingsAgent, QWEN } from '../agents/json-agents.js';
+import {
+  installJsonAgent,
+  type JsonAgentInstallReport,
+  type JsonAgentUninstallReport,
+  jsonAgentHooks,
+  uninstallJsonAgent,
+} from '../agents/json-install.js';
+import { AgentctxError } from '../shared/errors.js';
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The agents beyond Claude Code and Codex that `init --agent` and `uninstall --agent` take:
+ * each registers agentctx's hooks and MCP server in that agent's own configuration.
+ */
+export const OTHER_AGENTS: readonly JsonSettingsAgent[] = [QWEN, GEMINI];
+
+/** Every name `--agent` takes. */
+export const AGENT_CHOICES = ['claude-code', 'codex', ...OTHER_AGENTS.map((a) => a.id), 'all'] as const;
+export type AgentChoice = 'claude-code' | 'codex' | JsonSettingsAgent['id'] | 'all';
+
+export function parseAgentChoice(v: unknown, fallback: AgentChoice): AgentChoice {
+  if (v === undefined) return fallback;
+  if (typeof v === 'string' && (AGENT_CHOICES as readonly string[]).includes(v)) return v as AgentChoice;
+  throw new AgentctxError('usage', `--agent must be one of ${AGENT_CHOICES.join(', ')}; got ${String(v)}`);
+}
+
+function onPath(env: Env, name: string): boolean {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    try {
+      const p = join(dir, name);
+      if (!statSync(p).isFile()) continue;
+      accessSync(p, constants.X_OK);
+      return true;
+    } catch {
+      // not here
+    }
+  }
+  return false;
+}
+
+/** Is the agent on this machine: its folder, or its command on PATH? */
+export function agentFound(agent: JsonSettingsAgent, env: Env): boolean {
+  return existsSync(agent.home(env)) || onPath(env, agent.bin);
+}
+
+/** The other agents `--agent` selects: one by name, every one found for `all`. */
+export function selectedOthers(choice: AgentChoice, env: Env): JsonSettingsAgent[] {
+  if (choice === 'all') return OTHER_AGENTS.filter((a) => agentFound(a, env));
+  return OTHER_AGENTS.filter((a) => a.id === choice);
+}
+
+export function installOthers(choice: AgentChoice, env: Env, stateFile: string): JsonAgentInstallReport[] {
+  return selectedOthers(choice, env).map((a) => installJsonAgent(a, env, stateFile));
+}
+
+/** Uninstall from the chosen agents; `all` means every agent whose file holds our entries. */
+export function uninstallOthers(
+  choice: AgentChoice,
+  env: Env,
+  stateFile: string,
+): JsonAgentUninstallReport[] {
+  const agents =
+    choice === 'all'
+      ? OTHER_AGENTS.filter((a) => existsSync(a.settingsPath(env)))
+      : OTHER_AGENTS.filter((a) => a.id === choice);
+  return agents.map((a) => uninstallJsonAgent(a, env, stateFile));
+}
+
+const LABEL = Object.fromEntries(OTHER_AGENTS.map((a) => [a.id, a.label])) as Record<string, string>;
+
+export function othersInitLines(reports: readonly JsonAgentInstallReport[]): string[] {
+  return reports.map((r) => {
+    const what = [
+      r.hooks.added.length ? `added hooks ${r.hooks.added.join(', ')}` : '',
+      r.hooks.updated.length ? `updated hooks ${r.hooks.updated.join(', ')}` : '',
+      r.mcp !== 'unchanged' ? `${r.mcp} mcpServers.agentctx` : '',
+    ].filter(Boolean);
+    return `${LABEL[r.agent]}: ${what.length ? what.join('; ') : 'already set up'} (${r.path})`;
+  });
+}
+
+export function othersUninstallLines(reports: readonly JsonAgentUninstallReport[]): string[] {
+  return reports.map((r) => {
+    if (!r.changed) return `${LABEL[r.agent]}: nothing of ours in ${r.path}`;
+    const what = [
+      r.hooksRemoved.length ? `removed hooks ${r.hooksRemoved.join(', ')}` : '',
+      r.mcpRemoved ? 'removed mcpServers.agentctx' : '',
+    ].filter(Boolean);
+    return `${LABEL[r.agent]}: ${what.join('; ')} (${r.path}${r.deleted ? ', deleted: init created it' : ''})`;
+  });
+}
+
+/** Other agents found that plain `init` leaves alone, named so the user knows. */
+export function othersFoundLines(env: Env): string[] {
+  return OTHER_AGENTS.filter((a) => agentFound(a, env)).map(
+    (a) => `also found: ${a.label} (agentctx init --agent ${a.id} registers agentctx there too)`,
+  );
+}
+
+export function hasOurHooks(agent: JsonSettingsAgent, env: Env): boolean {
+  return Object.keys(jsonAgentHooks(agent, env)).length > 0;
+}

@@ -6,6 +6,7 @@ import { VERSION } from '../../version.js';
 import type { Command } from '../command.js';
 import type { Check } from '../doctor/check.js';
 import { binaryCheck, hooksCheck, mcpCheck } from '../doctor/claude-checks.js';
+import { codexCheck } from '../doctor/codex-checks.js';
 import { diskCheck, logsCheck } from '../doctor/home-checks.js';
 import { digestCheck, embeddingsCheck, extractionCheck, storeCheck } from '../doctor/store-checks.js';
 import { makeStyle, type Style, table } from '../style.js';
@@ -70,6 +71,8 @@ export const command: Command = {
       checks.push(extractionCheck(a));
       checks.push(await embeddingsCheck(a, store.usable));
     }
+    const codex = await codexCheck(a);
+    if (codex) checks.push(codex);
     checks.push(logsCheck(a), digestCheck(a, store.usable), diskCheck(a));
     const failed = checks.filter((c) => c.status === 'fail').length;
     const result = {

@@ -56,8 +56,8 @@ function renderToml(t: { pieces: string[]; crlf: boolean; trailing: string }): s
   const rest = t.pieces.filter(
     (p) => !p.startsWith('hooks.state.') && !(dotted.length && p === '[hooks.state]'),
   );
-  const plain = rest.filter((p) => !p.includes('['));
-  const tables = rest.filter((p) => p.includes('['));
+  const plain = rest.filter((p) => !p.startsWith('['));
+  const tables = rest.filter((p) => p.startsWith('['));
   const text = [...dotted, ...plain, ...tables].join('\n') + t.trailing;
   return t.crlf ? text.replace(/\n/g, '\r\n') : text;
 }
@@ -108,7 +108,7 @@ describe.skipIf(!CODEX_BIN)('init --agent codex with the real Codex app server',
           env: w.env,
           timeoutMs: 60_000,
         });
-        expect(init.code, init.stderr).toBe(0);
+        expect(init.code, `${init.stdout}\n${init.stderr}`).toBe(0);
         expect(init.stdout).toContain(
           `codex hook trust: trusted ${EVENTS.length} hook(s) through codex app-server`,
         );
@@ -180,4 +180,34 @@ describe.skipIf(!CODEX_BIN)('init --agent codex with the real Codex app server',
     expect(existsSync(join(w.codexHome, 'hooks.json'))).toBe(false);
     expect(read(join(w.home, '.claude', 'settings.json'))).toContain('agentctx hook session-start');
   }, 60_000);
+
+  it('doctor finds registered-but-untrusted hooks (a hand edit untrusts them) and init trusts them again', () => {
+    const w = world();
+    expect(
+      runAgentctx(['init', '--agent', 'codex'], { cwd: w.repo, env: w.env, timeoutMs: 60_000 }).code,
+    ).toBe(0);
+    const doctor = () => runAgentctx(['doctor', '--json'], { cwd: w.repo, env: w.env, timeoutMs: 60_000 });
+    const codexCheck = (r: { stdout: string }) =>
+      (JSON.parse(r.stdout) as { checks: { id: string; status: string; summary: string }[] }).checks.find(
+        (c) => c.id === 'codex',
+      );
+    expect(codexCheck(doctor())).toMatchObject({ status: 'ok' });
+    // the user raises one timeout by hand: Codex now holds that hook's hash as changed
+    const hooksPath = join(w.codexHome, 'hooks.json');
+    const edited = readFileSync(hooksPath, 'utf8').replace(
+      /("command": "agentctx hook stop --agent codex",\s*"timeout": )10/,
+      '$111',
+    );
+    writeFileSync(hooksPath, edited);
+    const bad = doctor();
+    expect(bad.code).toBe(1);
+    expect(codexCheck(bad)).toMatchObject({ status: 'fail' });
+    expect(codexCheck(bad)?.summary).toContain(
+      'registered but not trusted (Codex skips them): stop (modified)',
+    );
+    expect(
+      runAgentctx(['init', '--agent', 'codex'], { cwd: w.repo, env: w.env, timeoutMs: 60_000 }).code,
+    ).toBe(0);
+    expect(codexCheck(doctor())).toMatchObject({ status: 'ok' });
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { HookSpec } from '../claude/settings-hook-entries.js';
+import { OPENCODE_MCP_ENTRY, opencodeConfigDir, opencodeConfigPath } from './opencode-plugin.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -9,7 +10,7 @@ type Env = Record<string, string | undefined>;
  * Code's (`hooks.<Event>[{matcher?, hooks:[{type, command, timeout}]}]`, `mcpServers`).
  */
 export interface JsonSettingsAgent {
-  id: 'qwen' | 'gemini';
+  id: 'qwen' | 'gemini' | 'opencode';
   label: string;
   /** The agent's own folder (its presence means the agent is on this machine). */
   home(env: Env): string;
@@ -18,6 +19,8 @@ export interface JsonSettingsAgent {
   bin: string;
   specs: readonly HookSpec[];
   mcpEntry: Record<string, unknown>;
+  /** The object holding MCP servers (`mcpServers`; OpenCode's is `mcp`). */
+  serversKey?: string;
 }
 
 const userHome = (env: Env) => env.HOME || homedir();
@@ -87,4 +90,19 @@ export const GEMINI: JsonSettingsAgent = {
   mcpEntry: { command: 'agentctx', args: ['mcp'], env: { AGENTCTX_AGENT: 'gemini' }, trust: true },
 };
 
-export const JSON_SETTINGS_AGENTS = [QWEN, GEMINI] as const;
+/**
+ * OpenCode 1.18.33: no hook commands (agentctx's plugin module calls them; see
+ * opencode-plugin.ts), so only `mcp.agentctx` goes into opencode.json.
+ */
+export const OPENCODE: JsonSettingsAgent = {
+  id: 'opencode',
+  label: 'OpenCode',
+  home: opencodeConfigDir,
+  settingsPath: opencodeConfigPath,
+  bin: 'opencode',
+  specs: [],
+  mcpEntry: OPENCODE_MCP_ENTRY,
+  serversKey: 'mcp',
+};
+
+export const JSON_SETTINGS_AGENTS = [QWEN, GEMINI, OPENCODE] as const;

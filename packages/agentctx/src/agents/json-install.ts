@@ -20,7 +20,7 @@ type Env = Record<string, string | undefined>;
  * nothing changed), and what uninstall needs to give the file back byte for byte kept in
  * `<agentctx home>/agents-install-state.json`, by file.
  */
-interface FileState {
+export interface FileState {
   /** The file did not exist: uninstall deletes it when nothing else is left in it. */
   created?: boolean;
   /** The file held only whitespace (parsed as `{}`): that text comes back. */
@@ -30,7 +30,7 @@ interface FileState {
   restore?: JsonSettingsRestore;
 }
 
-function readState(file: string): Record<string, FileState> {
+export function readState(file: string): Record<string, FileState> {
   try {
     const v = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, FileState>) : {};
@@ -39,7 +39,7 @@ function readState(file: string): Record<string, FileState> {
   }
 }
 
-function writeState(file: string, state: Record<string, FileState>): void {
+export function writeState(file: string, state: Record<string, FileState>): void {
   ensurePrivateDir(dirname(file));
   writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`, 0o600);
 }
@@ -47,7 +47,7 @@ function writeState(file: string, state: Record<string, FileState>): void {
 const readOrNull = (p: string) => (existsSync(p) ? readFileSync(p, 'utf8') : null);
 
 /** The folders `mkdir -p` would create for `dir`, outermost first. */
-function missingDirs(dir: string): string[] {
+export function missingDirs(dir: string): string[] {
   const out: string[] = [];
   for (let d = dir; !existsSync(d); d = dirname(d)) {
     out.unshift(d);
@@ -71,7 +71,7 @@ export function installJsonAgent(
 ): JsonAgentInstallReport {
   const path = agent.settingsPath(env);
   const current = readOrNull(path);
-  const plan = planJsonSettingsInstall(current, path, agent.specs, agent.mcpEntry);
+  const plan = planJsonSettingsInstall(current, path, agent.specs, agent.mcpEntry, agent.serversKey);
   if (plan.changed) {
     const state = readState(stateFile);
     const prior = state[path];
@@ -117,7 +117,7 @@ export function uninstallJsonAgent(
   const mine = state[path] ?? {};
   const none = { agent: agent.id, path, changed: false, hooksRemoved: [], mcpRemoved: false, deleted: false };
   if (current === null) return none;
-  const plan = planJsonSettingsRemove(current, path, mine.restore);
+  const plan = planJsonSettingsRemove(current, path, mine.restore, agent.serversKey);
   let text = plan.text;
   const changed = text !== current;
   let deleted = false;

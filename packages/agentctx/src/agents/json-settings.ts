@@ -36,8 +36,8 @@ export interface JsonSettingsPlan {
   restore: JsonSettingsRestore;
 }
 
-function servers(root: JsonObject, path: string): JsonObject | undefined {
-  return expectObject(getProp(root, 'mcpServers')?.value, '"mcpServers"', path);
+function servers(root: JsonObject, path: string, key: string): JsonObject | undefined {
+  return expectObject(getProp(root, key)?.value, `"${key}"`, path);
 }
 
 /** Our hooks (`specs`) and `mcpServers.agentctx` = `entry` in `current` (null: no file). */
@@ -46,13 +46,14 @@ export function planJsonSettingsInstall(
   path: string,
   specs: readonly HookSpec[],
   entry: Record<string, unknown>,
+  serversKey = 'mcpServers',
 ): JsonSettingsPlan {
   const hooks = planInstallHooks(current, path, specs);
   let text = hooks.text;
   const { root } = parseSettings(text, path);
-  const s = servers(root, path);
+  const s = servers(root, path, serversKey);
   const empty: Record<string, string> = { ...hooks.emptyBefore };
-  if (s && s.props.length === 0) empty.mcpServers = text.slice(s.start + 1, s.end - 1);
+  if (s && s.props.length === 0) empty[serversKey] = text.slice(s.start + 1, s.end - 1);
   const existing = s ? getProp(s, MCP_KEY) : undefined;
   let mcp: JsonSettingsPlan['mcp'] = 'added';
   let replacedMcp: string | undefined;
@@ -62,7 +63,7 @@ export function planJsonSettingsInstall(
     replacedMcp = text.slice(existing.value.start, existing.value.end);
     text = applyEdit(text, replaceValue(text, existing.value, entry));
   } else if (s) text = applyEdit(text, appendMember(text, s, entry, MCP_KEY));
-  else text = applyEdit(text, appendMember(text, root, { [MCP_KEY]: entry }, 'mcpServers'));
+  else text = applyEdit(text, appendMember(text, root, { [MCP_KEY]: entry }, serversKey));
   return {
     text,
     changed: text !== (current ?? ''),
@@ -78,20 +79,21 @@ export function planJsonSettingsRemove(
   current: string,
   path: string,
   restore: JsonSettingsRestore = { empty: {} },
+  serversKey = 'mcpServers',
 ): { text: string; hooksRemoved: string[]; mcpRemoved: boolean } {
   const hooks = planRemoveHooks(current, path, restore.empty);
   let text = hooks.changed ? hooks.text : current;
   const { root } = parseSettings(text, path);
-  const s = servers(root, path);
+  const s = servers(root, path, serversKey);
   const idx = s ? s.props.findIndex((p) => p.key === MCP_KEY) : -1;
   if (!s || idx < 0) return { text, hooksRemoved: hooks.removed, mcpRemoved: false };
   const prop = s.props[idx]!;
   if (restore.replacedMcp !== undefined) {
     text = applyEdit(text, { start: prop.value.start, end: prop.value.end, text: restore.replacedMcp });
-  } else if (s.props.length === 1 && restore.empty.mcpServers !== undefined) {
-    text = applyEdit(text, { start: s.start + 1, end: s.end - 1, text: restore.empty.mcpServers });
+  } else if (s.props.length === 1 && restore.empty[serversKey] !== undefined) {
+    text = applyEdit(text, { start: s.start + 1, end: s.end - 1, text: restore.empty[serversKey] });
   } else if (s.props.length === 1) {
-    text = applyEdit(text, removeMember(text, root, root.props.lastIndexOf(getProp(root, 'mcpServers')!)));
+    text = applyEdit(text, removeMember(text, root, root.props.lastIndexOf(getProp(root, serversKey)!)));
   } else text = applyEdit(text, removeMember(text, s, idx));
   return { text, hooksRemoved: hooks.removed, mcpRemoved: true };
 }

@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { GEMINI, type JsonSettingsAgent, QWEN } from '../agents/json-agents.js';
+import { GEMINI, type JsonSettingsAgent, OPENCODE, QWEN } from '../agents/json-agents.js';
 import {
   installJsonAgent,
   type JsonAgentInstallReport,
@@ -8,6 +8,11 @@ import {
   jsonAgentHooks,
   uninstallJsonAgent,
 } from '../agents/json-install.js';
+import {
+  installOpencodePlugin,
+  type PluginChange,
+  uninstallOpencodePlugin,
+} from '../agents/opencode-install.js';
 import { AgentctxError } from '../shared/errors.js';
 
 type Env = Record<string, string | undefined>;
@@ -16,7 +21,7 @@ type Env = Record<string, string | undefined>;
  * The agents beyond Claude Code and Codex that `init --agent` and `uninstall --agent` take:
  * each registers agentctx's hooks and MCP server in that agent's own configuration.
  */
-export const OTHER_AGENTS: readonly JsonSettingsAgent[] = [QWEN, GEMINI];
+export const OTHER_AGENTS: readonly JsonSettingsAgent[] = [QWEN, GEMINI, OPENCODE];
 
 /** Every name `--agent` takes. */
 export const AGENT_CHOICES = ['claude-code', 'codex', ...OTHER_AGENTS.map((a) => a.id), 'all'] as const;
@@ -54,42 +59,54 @@ export function selectedOthers(choice: AgentChoice, env: Env): JsonSettingsAgent
   return OTHER_AGENTS.filter((a) => a.id === choice);
 }
 
-export function installOthers(choice: AgentChoice, env: Env, stateFile: string): JsonAgentInstallReport[] {
-  return selectedOthers(choice, env).map((a) => installJsonAgent(a, env, stateFile));
+export type OtherInstallReport = JsonAgentInstallReport & { plugin?: PluginChange };
+export type OtherUninstallReport = JsonAgentUninstallReport & { plugin?: PluginChange };
+
+/** Each chosen agent's settings file; OpenCode's plugin module beside its opencode.json. */
+export function installOthers(choice: AgentChoice, env: Env, stateFile: string): OtherInstallReport[] {
+  return selectedOthers(choice, env).map((a) => {
+    // the plugin first: a foreign file in its place stops init before opencode.json is edited
+    const plugin = a.id === 'opencode' ? installOpencodePlugin(env, stateFile) : undefined;
+    return { ...installJsonAgent(a, env, stateFile), ...(plugin ? { plugin } : {}) };
+  });
 }
 
 /** Uninstall from the chosen agents; `all` means every agent whose file holds our entries. */
-export function uninstallOthers(
-  choice: AgentChoice,
-  env: Env,
-  stateFile: string,
-): JsonAgentUninstallReport[] {
+export function uninstallOthers(choice: AgentChoice, env: Env, stateFile: string): OtherUninstallReport[] {
   const agents =
     choice === 'all'
-      ? OTHER_AGENTS.filter((a) => existsSync(a.settingsPath(env)))
+      ? OTHER_AGENTS.filter(
+          (a) => existsSync(a.settingsPath(env)) || (a.id === 'opencode' && existsSync(a.home(env))),
+        )
       : OTHER_AGENTS.filter((a) => a.id === choice);
-  return agents.map((a) => uninstallJsonAgent(a, env, stateFile));
+  return agents.map((a) => {
+    const plugin = a.id === 'opencode' ? uninstallOpencodePlugin(env, stateFile) : undefined;
+    return { ...uninstallJsonAgent(a, env, stateFile), ...(plugin ? { plugin } : {}) };
+  });
 }
 
 const LABEL = Object.fromEntries(OTHER_AGENTS.map((a) => [a.id, a.label])) as Record<string, string>;
 
-export function othersInitLines(reports: readonly JsonAgentInstallReport[]): string[] {
+export function othersInitLines(reports: readonly OtherInstallReport[]): string[] {
   return reports.map((r) => {
     const what = [
+      r.plugin && r.plugin.status !== 'unchanged' ? `${r.plugin.status} plugin ${r.plugin.path}` : '',
       r.hooks.added.length ? `added hooks ${r.hooks.added.join(', ')}` : '',
       r.hooks.updated.length ? `updated hooks ${r.hooks.updated.join(', ')}` : '',
-      r.mcp !== 'unchanged' ? `${r.mcp} mcpServers.agentctx` : '',
+      r.mcp !== 'unchanged' ? `${r.mcp} ${r.agent === 'opencode' ? 'mcp' : 'mcpServers'}.agentctx` : '',
     ].filter(Boolean);
     return `${LABEL[r.agent]}: ${what.length ? what.join('; ') : 'already set up'} (${r.path})`;
   });
 }
 
-export function othersUninstallLines(reports: readonly JsonAgentUninstallReport[]): string[] {
+export function othersUninstallLines(reports: readonly OtherUninstallReport[]): string[] {
   return reports.map((r) => {
-    if (!r.changed) return `${LABEL[r.agent]}: nothing of ours in ${r.path}`;
+    const pluginGone = r.plugin?.status === 'removed';
+    if (!r.changed && !pluginGone) return `${LABEL[r.agent]}: nothing of ours in ${r.path}`;
     const what = [
+      pluginGone ? `removed plugin ${r.plugin?.path}` : '',
       r.hooksRemoved.length ? `removed hooks ${r.hooksRemoved.join(', ')}` : '',
-      r.mcpRemoved ? 'removed mcpServers.agentctx' : '',
+      r.mcpRemoved ? `removed ${r.agent === 'opencode' ? 'mcp' : 'mcpServers'}.agentctx` : '',
     ].filter(Boolean);
     return `${LABEL[r.agent]}: ${what.join('; ')} (${r.path}${r.deleted ? ', deleted: init created it' : ''})`;
   });

@@ -1,6 +1,7 @@
 import { closeSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { geminiChatReader } from '../../agents/gemini-chat.js';
+import { opencodeMessagesReader } from '../../agents/opencode-messages.js';
 import { qwenChatReader } from '../../agents/qwen-chat.js';
 import { refreshDigest } from '../../app/digest-refresh.js';
 import { tryLock } from '../../app/lock.js';
@@ -25,6 +26,7 @@ const READERS: Record<HookAgent, TranscriptReader> = {
   codex: codexRolloutReader,
   qwen: qwenChatReader,
   gemini: geminiChatReader,
+  opencode: opencodeMessagesReader,
 };
 
 /** Hard lifetime of one extraction (manual runs too); the Stop hook adds its own deadline. */
@@ -58,7 +60,7 @@ export const command: Command = {
   summary:
     "Turn a session's transcript (Claude Code's, Codex's rollout, Qwen Code's or Gemini CLI's chat file) into records (run by the Stop and PreCompact hooks).",
   usage:
-    'agentctx extract --session-id ID --transcript PATH [--agent claude-code|codex|qwen|gemini] [--precompact] [--cwd DIR] [--json]',
+    'agentctx extract --session-id ID --transcript PATH [--agent claude-code|codex|qwen|gemini|opencode] [--precompact] [--cwd DIR] [--json]',
   flags: { 'session-id': 'string', transcript: 'string', precompact: 'boolean', agent: 'string' },
   async run({ args, app }) {
     const sessionId = str(args.flags, 'sessionId');

@@ -48,9 +48,9 @@ function pluginReport(
 export const command: Command = {
   name: 'init',
   summary:
-    "Set agentctx up: create ~/.agentctx, register the hooks and the MCP server in Claude Code (--agent codex: in Codex, hooks trusted; --agent qwen|gemini: in that agent's settings.json; --agent all: every agent found), detect the project profile.",
+    "Set agentctx up: create ~/.agentctx, register the hooks and the MCP server in Claude Code (--agent codex: in Codex, hooks trusted; --agent qwen|gemini|opencode: in that agent's own config; --agent all: every agent found), detect the project profile.",
   usage:
-    'agentctx init [--agent claude-code|codex|qwen|gemini|all] [--project] [--no-claude-cli] [--download-model] [--semantic] [--json]   (AGENTCTX_NO_CLAUDE_CLI=1 also edits ~/.claude.json directly)',
+    'agentctx init [--agent claude-code|codex|qwen|gemini|opencode|all] [--project] [--no-claude-cli] [--download-model] [--semantic] [--json]   (AGENTCTX_NO_CLAUDE_CLI=1 also edits ~/.claude.json directly)',
   flags: {
     agent: 'string',
     project: 'boolean',

@@ -13,9 +13,9 @@ import { codexUninstallLines, uninstallFromCodex } from '../init-codex.js';
 export const command: Command = {
   name: 'uninstall',
   summary:
-    'Remove what init added: the agentctx hooks, their trust and the MCP server registration, in Claude Code, Codex, Qwen Code and Gemini CLI (--agent picks one; --purge also deletes ~/.agentctx).',
+    'Remove what init added: the agentctx hooks, their trust and the MCP server registration, in Claude Code, Codex, Qwen Code, Gemini CLI and OpenCode (--agent picks one; --purge also deletes ~/.agentctx).',
   usage:
-    'agentctx uninstall [--agent claude-code|codex|qwen|gemini|all] [--project] [--purge [--yes]] [--json]',
+    'agentctx uninstall [--agent claude-code|codex|qwen|gemini|opencode|all] [--project] [--purge [--yes]] [--json]',
   flags: { agent: 'string', project: 'boolean', purge: 'boolean', yes: 'boolean' },
   async run({ args, app, io }) {
     const agent = parseAgentChoice(args.flags.agent, 'all');

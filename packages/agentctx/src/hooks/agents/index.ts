@@ -3,6 +3,7 @@ import type { HookAdapter } from './adapter.js';
 import { claudeCodeAdapter } from './claude-code.js';
 import { codexAdapter } from './codex.js';
 import { geminiAdapter } from './gemini.js';
+import { opencodeAdapter } from './opencode.js';
 import { qwenAdapter } from './qwen.js';
 
 export const HOOK_ADAPTERS: Record<HookAgent, HookAdapter> = {
@@ -10,4 +11,5 @@ export const HOOK_ADAPTERS: Record<HookAgent, HookAdapter> = {
   codex: codexAdapter,
   qwen: qwenAdapter,
   gemini: geminiAdapter,
+  opencode: opencodeAdapter,
 };

@@ -1,5 +1,13 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import {
+  COPILOT,
+  CURSOR,
+  type HookFileAgent,
+  type HookFileReport,
+  installHookFileAgent,
+  uninstallHookFileAgent,
+} from '../agents/cursor-copilot.js';
 import { GEMINI, type JsonSettingsAgent, OPENCODE, QWEN } from '../agents/json-agents.js';
 import {
   installJsonAgent,
@@ -24,8 +32,17 @@ type Env = Record<string, string | undefined>;
 export const OTHER_AGENTS: readonly JsonSettingsAgent[] = [QWEN, GEMINI, OPENCODE];
 
 /** Every name `--agent` takes. */
-export const AGENT_CHOICES = ['claude-code', 'codex', ...OTHER_AGENTS.map((a) => a.id), 'all'] as const;
-export type AgentChoice = 'claude-code' | 'codex' | JsonSettingsAgent['id'] | 'all';
+/** Agents that cannot run here, registered from their documented hook formats. */
+export const HOOK_FILE_AGENTS: readonly HookFileAgent[] = [CURSOR, COPILOT];
+
+export const AGENT_CHOICES = [
+  'claude-code',
+  'codex',
+  ...OTHER_AGENTS.map((a) => a.id),
+  ...HOOK_FILE_AGENTS.map((a) => a.id),
+  'all',
+] as const;
+export type AgentChoice = 'claude-code' | 'codex' | JsonSettingsAgent['id'] | HookFileAgent['id'] | 'all';
 
 export function parseAgentChoice(v: unknown, fallback: AgentChoice): AgentChoice {
   if (v === undefined) return fallback;
@@ -49,7 +66,7 @@ function onPath(env: Env, name: string): boolean {
 }
 
 /** Is the agent on this machine: its folder, or its command on PATH? */
-export function agentFound(agent: JsonSettingsAgent, env: Env): boolean {
+export function agentFound(agent: { home: (env: Env) => string; bin: string }, env: Env): boolean {
   return existsSync(agent.home(env)) || onPath(env, agent.bin);
 }
 
@@ -85,7 +102,38 @@ export function uninstallOthers(choice: AgentChoice, env: Env, stateFile: string
   });
 }
 
-const LABEL = Object.fromEntries(OTHER_AGENTS.map((a) => [a.id, a.label])) as Record<string, string>;
+const LABEL = Object.fromEntries(
+  [...OTHER_AGENTS, ...HOOK_FILE_AGENTS].map((a) => [a.id, a.label]),
+) as Record<string, string>;
+
+/** Cursor and Copilot CLI: their hook file and MCP file. */
+export function installHookFileAgents(choice: AgentChoice, env: Env, stateFile: string): HookFileReport[] {
+  const agents =
+    choice === 'all'
+      ? HOOK_FILE_AGENTS.filter((a) => agentFound(a, env))
+      : HOOK_FILE_AGENTS.filter((a) => a.id === choice);
+  return agents.map((a) => installHookFileAgent(a, env, stateFile));
+}
+
+export function uninstallHookFileAgents(choice: AgentChoice, env: Env, stateFile: string): HookFileReport[] {
+  const agents =
+    choice === 'all'
+      ? HOOK_FILE_AGENTS.filter((a) => existsSync(a.hooksPath(env)) || existsSync(a.mcpPath(env)))
+      : HOOK_FILE_AGENTS.filter((a) => a.id === choice);
+  return agents.map((a) => uninstallHookFileAgent(a, env, stateFile));
+}
+
+export function hookFileLines(reports: readonly HookFileReport[], verb: 'init' | 'uninstall'): string[] {
+  return reports.map((r) => {
+    const hooks = r.hooks.changed
+      ? `${verb === 'init' ? 'hooks' : 'removed hooks'} ${r.hooks.events.join(', ')} (${r.hooks.path})`
+      : `hooks ${verb === 'init' ? 'already set up' : 'none of ours'} (${r.hooks.path})`;
+    const mcp = r.mcp.changed
+      ? `${verb === 'init' ? 'added' : 'removed'} mcpServers.agentctx (${r.mcp.path})`
+      : `mcpServers.agentctx ${verb === 'init' ? 'already set up' : 'not there'} (${r.mcp.path})`;
+    return `${LABEL[r.agent]}: ${hooks}; ${mcp}`;
+  });
+}
 
 export function othersInitLines(reports: readonly OtherInstallReport[]): string[] {
   return reports.map((r) => {
@@ -114,9 +162,9 @@ export function othersUninstallLines(reports: readonly OtherUninstallReport[]): 
 
 /** Other agents found that plain `init` leaves alone, named so the user knows. */
 export function othersFoundLines(env: Env): string[] {
-  return OTHER_AGENTS.filter((a) => agentFound(a, env)).map(
-    (a) => `also found: ${a.label} (agentctx init --agent ${a.id} registers agentctx there too)`,
-  );
+  return [...OTHER_AGENTS, ...HOOK_FILE_AGENTS]
+    .filter((a) => agentFound(a, env))
+    .map((a) => `also found: ${a.label} (agentctx init --agent ${a.id} registers agentctx there too)`);
 }
 
 export function hasOurHooks(agent: JsonSettingsAgent, env: Env): boolean {

@@ -21,7 +21,7 @@ import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 
 /** Each agent's transcript reader: one neutral event list for the extraction core. */
-const READERS: Record<HookAgent, TranscriptReader> = {
+const READERS: Partial<Record<HookAgent, TranscriptReader>> = {
   'claude-code': claudeTranscriptReader,
   codex: codexRolloutReader,
   qwen: qwenChatReader,
@@ -71,6 +71,9 @@ export const command: Command = {
     if (!isHookAgent(agentArg))
       throw new AgentctxError('usage', `--agent must be one of ${HOOK_AGENTS.join(', ')}; got ${agentArg}`);
     const agent: HookAgent = agentArg;
+    const reader = READERS[agent];
+    // Cursor's and Copilot CLI's transcripts are not documented: their hooks never ask for this
+    if (!reader) throw new AgentctxError('usage', `agentctx cannot read ${agent}'s transcripts`);
     const transcriptPath = resolve(transcriptArg);
     if (!existsSync(transcriptPath)) {
       throw new AgentctxError('invalid_input', `no transcript at ${transcriptPath}`);
@@ -115,7 +118,7 @@ export const command: Command = {
         },
         sessionId: sessionId.trim(),
         transcriptPath,
-        reader: READERS[agent],
+        reader,
         projectRoot: a.project.root,
         llm: choice.client ? redactingClient(choice.client, redact) : null,
         redact,

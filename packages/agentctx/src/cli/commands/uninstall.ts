@@ -7,15 +7,21 @@ import { codexInstalledHooks } from '../../codex/install.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
-import { othersUninstallLines, parseAgentChoice, uninstallOthers } from '../init-agents.js';
+import {
+  hookFileLines,
+  othersUninstallLines,
+  parseAgentChoice,
+  uninstallHookFileAgents,
+  uninstallOthers,
+} from '../init-agents.js';
 import { codexUninstallLines, uninstallFromCodex } from '../init-codex.js';
 
 export const command: Command = {
   name: 'uninstall',
   summary:
-    'Remove what init added: the agentctx hooks, their trust and the MCP server registration, in Claude Code, Codex, Qwen Code, Gemini CLI and OpenCode (--agent picks one; --purge also deletes ~/.agentctx).',
+    'Remove what init added: the agentctx hooks, their trust and the MCP server registration, in Claude Code, Codex, Qwen Code, Gemini CLI, OpenCode, Cursor and Copilot CLI (--agent picks one; --purge also deletes ~/.agentctx).',
   usage:
-    'agentctx uninstall [--agent claude-code|codex|qwen|gemini|opencode|all] [--project] [--purge [--yes]] [--json]',
+    'agentctx uninstall [--agent claude-code|codex|qwen|gemini|opencode|cursor|copilot|all] [--project] [--purge [--yes]] [--json]',
   flags: { agent: 'string', project: 'boolean', purge: 'boolean', yes: 'boolean' },
   async run({ args, app, io }) {
     const agent = parseAgentChoice(args.flags.agent, 'all');
@@ -47,7 +53,9 @@ export const command: Command = {
       agent === 'codex' ||
       (agent === 'all' && (existsSync(codexState) || Object.keys(codexInstalledHooks(a.env)).length > 0));
     const codex = withCodex ? uninstallFromCodex({ env: a.env, stateFile: codexState }) : null;
-    const others = uninstallOthers(agent, a.env, join(a.paths.home, 'agents-install-state.json'));
+    const agentsState = join(a.paths.home, 'agents-install-state.json');
+    const others = uninstallOthers(agent, a.env, agentsState);
+    const hookFiles = uninstallHookFileAgents(agent, a.env, agentsState);
     const skipped = { path: '', changed: false, added: [], updated: [], removed: [] };
     const report =
       agent !== 'claude-code' && agent !== 'all'
@@ -70,6 +78,7 @@ export const command: Command = {
       mcp: report.mcp,
       codex,
       agents: others,
+      hookFileAgents: hookFiles,
       purged: purge ? home : null,
     };
     const claudeLines = [
@@ -84,6 +93,7 @@ export const command: Command = {
       ...(agent === 'claude-code' || agent === 'all' ? claudeLines : []),
       ...(codex ? codexUninstallLines(codex) : []),
       ...othersUninstallLines(others),
+      ...hookFileLines(hookFiles, 'uninstall'),
       purge ? `deleted ${home}` : `kept ${home} (--purge deletes it)`,
       ...plugin.map(
         (id) => `plugin: ${id} is still enabled in Claude Code (claude plugin uninstall ${id} removes it)`,

@@ -2,6 +2,8 @@ import type { HookAgent } from '../../shared/agents.js';
 import type { HookAdapter } from './adapter.js';
 import { claudeCodeAdapter } from './claude-code.js';
 import { codexAdapter } from './codex.js';
+import { copilotAdapter } from './copilot.js';
+import { cursorAdapter } from './cursor.js';
 import { geminiAdapter } from './gemini.js';
 import { opencodeAdapter } from './opencode.js';
 import { qwenAdapter } from './qwen.js';
@@ -12,4 +14,6 @@ export const HOOK_ADAPTERS: Record<HookAgent, HookAdapter> = {
   qwen: qwenAdapter,
   gemini: geminiAdapter,
   opencode: opencodeAdapter,
+  cursor: cursorAdapter,
+  copilot: copilotAdapter,
 };

@@ -1,5 +1,6 @@
 import type { RecordsDeps } from '../core/records/records.js';
 import { type Redact, redactorFor } from '../core/redaction/redact.js';
+import { isHookAgent } from '../shared/agents.js';
 import { type Clock, type IdGen, systemClock } from '../shared/clock.js';
 import { AgentctxError, errorMessage } from '../shared/errors.js';
 import { ulidFactory } from '../shared/ids.js';
@@ -105,6 +106,8 @@ export function createApp(opts: AppOptions = {}): App {
         projectId: project.id,
         reinforceThreshold: app.config.reinforceThreshold,
         redact: app.redact,
+        // provenance: an agent's MCP server is started with AGENTCTX_AGENT (Codex's config.toml)
+        ...(isHookAgent(app.env.AGENTCTX_AGENT) ? { agent: app.env.AGENTCTX_AGENT } : {}),
       };
     },
     close() {

@@ -39,3 +39,9 @@ export function hookAgentOf(argv: readonly string[], env: Record<string, string 
   named ??= env.AGENTCTX_AGENT;
   return isHookAgent(named) ? named : DEFAULT_AGENT;
 }
+
+/** A stored agent name as a person reads it ('codex' → 'Codex'); an unknown name as stored. */
+export function agentLabel(name: string | null | undefined): string {
+  if (!name) return AGENT_LABELS[DEFAULT_AGENT];
+  return isHookAgent(name) ? AGENT_LABELS[name] : name;
+}

@@ -45,6 +45,8 @@ export interface ContextRecord {
   claudemd_drift_score: number;
   source: Source;
   session_id: string | null;
+  /** The coding agent whose session wrote it ('claude-code', 'codex'; migration 15). */
+  agent: string;
   pending_embedding: number;
   /** Consolidation's exact-duplicate key (derived; NULL until keyed, and after any rewrite). */
   content_key: string | null;

@@ -345,6 +345,11 @@ export const MIGRATIONS: readonly string[] = [
       ON CONFLICT(id) DO UPDATE SET seq = seq + 1;
   END;
   `,
+  // 15: provenance (issue 30). Which coding agent's session wrote the record: 'claude-code',
+  // 'codex'. Every record written before agentctx served another agent came from Claude Code.
+  `
+  ALTER TABLE records ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude-code';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -16,15 +16,15 @@ export type NewRecordRow = Pick<
   | 'recorded_at'
   | 'source'
   | 'session_id'
->;
+> & { agent?: string };
 
 export function insertRecord(db: Db, row: NewRecordRow): void {
   db.prepare(
     `INSERT INTO records (id, project_id, type, title, body, scope, pinned, confidence, reinforce_count,
-       valid_from, recorded_at, source, session_id)
+       valid_from, recorded_at, source, session_id, agent)
      VALUES (@id, @project_id, @type, @title, @body, @scope, @pinned, @confidence, @reinforce_count,
-       @valid_from, @recorded_at, @source, @session_id)`,
-  ).run(row);
+       @valid_from, @recorded_at, @source, @session_id, @agent)`,
+  ).run({ ...row, agent: row.agent ?? 'claude-code' });
 }
 
 export function getRecord(db: Db, id: string): ContextRecord | undefined {
@@ -184,4 +184,13 @@ export function countByConfidence(db: Db, projectId: string): Record<string, num
     )
     .all(projectId) as { confidence: string; n: number }[];
   return Object.fromEntries(rows.map((r) => [r.confidence, r.n]));
+}
+
+/** The agent that wrote each of these records (provenance, migration 15). */
+export function agentsOf(db: Db, ids: readonly string[]): Map<string, string> {
+  if (ids.length === 0) return new Map();
+  const rows = db
+    .prepare(`SELECT id, agent FROM records WHERE id IN (${ids.map(() => '?').join(',')})`)
+    .all(...ids) as { id: string; agent: string }[];
+  return new Map(rows.map((r) => [r.id, r.agent]));
 }

@@ -43,6 +43,8 @@ export const NOT_FREE_TEXT: Readonly<Record<string, readonly string[]>> = {
     // a hash of the normalised type, title and body (migration 14): a trigger clears it when the
     // scrub rewrites the title or body, and consolidation computes it again from the new text
     'content_key',
+    // the writing agent's name ('claude-code', 'codex'; migration 15)
+    'agent',
   ],
   nodes: ['id', 'project_id', 'kind', 'name'],
   edges: ['id', 'from_id', 'to_id', 'rel_type'],

@@ -114,6 +114,7 @@ export const command: Command = {
       const summary = await extractSession({
         records: {
           ...a.records(),
+          agent,
           onRedacted: (r) => log(`extract ${sessionId}: ${describeRedaction(r)}`),
         },
         sessionId: sessionId.trim(),

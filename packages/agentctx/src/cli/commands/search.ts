@@ -2,6 +2,7 @@ import { indexEntriesOf } from '../../core/retrieval/index-entry.js';
 import { search } from '../../core/retrieval/search.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { isRecordType, isScope } from '../../shared/types.js';
+import { agentsOf } from '../../storage/records-repo.js';
 import { bool, num, str } from '../args.js';
 import type { Command } from '../command.js';
 import { TIME_FLAGS, TIME_USAGE, timeTravelFrom } from '../time-flags.js';
@@ -35,7 +36,18 @@ export const command: Command = {
       time,
       now,
     });
-    const results = indexEntriesOf(a.readDb, res.hits, now);
+    const entries = indexEntriesOf(a.readDb, res.hits, now);
+    // provenance: which agent's session wrote each (not in ctx_search's budgeted entries)
+    let agents = new Map<string, string>();
+    try {
+      agents = agentsOf(
+        a.readDb,
+        entries.map((r) => r.id),
+      );
+    } catch {
+      // a read-only snapshot of a store older than migration 15: every record is Claude Code's
+    }
+    const results = entries.map((r) => ({ ...r, agent: agents.get(r.id) ?? 'claude-code' }));
     const json: Record<string, unknown> = { results };
     if (time) json.as_of = time;
     if (res.degraded) json.degraded = res.degraded;

@@ -1,4 +1,5 @@
 import { requireVisible } from '../../core/records/records.js';
+import { agentLabel } from '../../shared/agents.js';
 import { AgentctxError } from '../../shared/errors.js';
 import type { ContextRecord } from '../../shared/types.js';
 import { chainVersionAt, type TimeTravel } from '../../storage/as-of.js';
@@ -55,7 +56,7 @@ export const command: Command = {
     };
     const text = [
       `${record.title}`,
-      `${record.type} · ${record.scope} · ${record.confidence}${record.pinned ? ' · pinned' : ''}${record.superseded_at ? ` · superseded ${record.superseded_at} by ${record.superseded_by}` : ''}`,
+      `${record.type} · ${record.scope} · ${record.confidence}${record.pinned ? ' · pinned' : ''} · written in ${agentLabel(record.agent)}${record.superseded_at ? ` · superseded ${record.superseded_at} by ${record.superseded_by}` : ''}`,
       '',
       record.body,
       '',

@@ -28,6 +28,8 @@ export interface ObserveDeps {
   sessionId: string;
   /** The redaction gate's redactor (with the user's patterns); the built-in rules when absent. */
   redact?: Redact;
+  /** The coding agent whose tool call this was (provenance of what it writes). */
+  agent?: string;
 }
 
 export type { Capture, ToolCall } from './prepare.js';
@@ -132,6 +134,7 @@ function recordsDeps(deps: ObserveDeps) {
     newId: deps.newId,
     projectId: deps.projectId,
     redact: deps.redact,
+    ...(deps.agent ? { agent: deps.agent } : {}),
   };
 }
 

@@ -32,6 +32,8 @@ export interface SpooledCapture {
   projectId: string;
   projectRoot: string;
   sessionId: string;
+  /** The coding agent whose tool call it was (absent in spools written before provenance). */
+  agent?: string;
   capture: Capture;
 }
 
@@ -64,6 +66,7 @@ function asSpooled(v: unknown): SpooledCapture | null {
     o.projectId !== '' &&
     typeof o.projectRoot === 'string' &&
     typeof o.sessionId === 'string' &&
+    (o.agent === undefined || typeof o.agent === 'string') &&
     isCapture(o.capture);
   return ok ? (o as unknown as SpooledCapture) : null;
 }
@@ -113,6 +116,7 @@ export function applySpooledCaptures(deps: SpoolDeps): SpoolResult {
           projectId: entry.projectId,
           projectRoot: entry.projectRoot,
           sessionId: entry.sessionId,
+          ...(entry.agent ? { agent: entry.agent.slice(0, 32) } : {}),
           ...(deps.redact ? { redact: deps.redact } : {}),
         },
         entry.capture,

@@ -1,4 +1,5 @@
 import { formatAge } from '../../shared/age.js';
+import { agentLabel } from '../../shared/agents.js';
 import { type ContextRecord, GLOBAL_PROJECT } from '../../shared/types.js';
 import type { Db } from '../../storage/open.js';
 import { staleFilesOf } from '../../storage/staleness-repo.js';
@@ -108,7 +109,8 @@ export function handoverSection(db: Db, projectId: string, now: Date): DigestSec
   const age = when === 'just now' ? 'just now' : `${when} ago`;
   const lines: Line[] = [
     {
-      text: `Task (${age}${inferred ? ', summarised automatically' : ''}): ${inferred ? UNCONFIRMED : ''}${cut(oneLine(rec.title), 200)}`,
+      // which agent's session left off: the next session may be another agent's
+      text: `Task (${agentLabel(rec.agent)}, ${age}${inferred ? ', summarised automatically' : ''}): ${inferred ? UNCONFIRMED : ''}${cut(oneLine(rec.title), 200)}`,
       id: rec.id,
     },
   ];

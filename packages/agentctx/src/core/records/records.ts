@@ -31,6 +31,8 @@ export interface RecordsDeps {
   redact?: Redact;
   /** Told what the gate took out of a write: kinds and counts, never the values. */
   onRedacted?: (report: RedactionReport) => void;
+  /** The coding agent whose session writes (provenance); the store's default when absent. */
+  agent?: string;
 }
 
 export interface CreateRecordInput {
@@ -124,6 +126,7 @@ function insertChecked(
     recorded_at: now,
     source: input.source,
     session_id: input.sessionId ?? null,
+    ...(deps.agent ? { agent: deps.agent } : {}),
   });
   for (const old of closing) {
     linkSuccessor(deps.db, old.id, id);

@@ -55,6 +55,8 @@ export interface TeamBlock {
   valid_from: string;
   confidence: Confidence;
   pinned: boolean;
+  /** The coding agent whose session wrote it, when not the default (Claude Code). */
+  agent?: string;
 }
 
 export function isTeamType(v: unknown): v is TeamType {
@@ -106,6 +108,8 @@ export function markerLine(b: TeamBlock): string {
     `valid_from=${b.valid_from}`,
     `confidence=${b.confidence}`,
     ...(b.pinned ? ['pinned'] : []),
+    // provenance, written only for agents other than the store's default so older files stay as they were
+    ...(b.agent && b.agent !== 'claude-code' ? [`agent=${b.agent}`] : []),
   ];
   return `${MARKER_PREFIX}${fields.join(' ')} -->`;
 }

@@ -49,6 +49,7 @@ interface Marker {
   valid_from?: string;
   confidence: Confidence;
   pinned: boolean;
+  agent?: string;
 }
 
 function parseMarker(line: string, section: TeamType | null): Marker | string {
@@ -78,6 +79,9 @@ function parseMarker(line: string, section: TeamType | null): Marker | string {
     } else if (name === 'confidence') {
       if (!isConfidence(value)) return `bad confidence ${JSON.stringify(value)}`;
       m.confidence = value;
+    } else if (name === 'agent') {
+      if (!/^[a-z][a-z0-9-]{0,31}$/.test(value)) return `bad agent ${JSON.stringify(value)}`;
+      m.agent = value;
     }
     // other fields: written by a newer agentctx, ignored
   }
@@ -125,6 +129,7 @@ export function parseTeamFile(text: string): ParsedFile {
       valid_from: c.marker?.valid_from ?? '',
       confidence: c.marker?.confidence ?? 'explicit',
       pinned: c.marker?.pinned ?? false,
+      ...(c.marker?.agent ? { agent: c.marker.agent } : {}),
       line: c.line,
       keyed: c.marker !== null,
     });

@@ -72,7 +72,8 @@ function write(
   validFrom: string,
   supersedes: ContextRecord | null,
 ): ContextRecord {
-  return createRecord(deps, {
+  // the teammate's record keeps the agent that wrote it
+  return createRecord(b.agent ? { ...deps, agent: b.agent } : deps, {
     type: b.type,
     title: b.title,
     body,

@@ -51,6 +51,7 @@ export function blockOf(
     valid_from: shownValidFrom && shownValidFrom < r.valid_from ? shownValidFrom : r.valid_from,
     confidence: r.confidence,
     pinned: r.pinned === 1,
+    ...(r.agent && r.agent !== 'claude-code' ? { agent: r.agent } : {}),
   };
   return { block, sha: blockSha(block), report };
 }

@@ -45,6 +45,7 @@ export function postToolUse(ev: PostToolUseEvent, ctx: HookContext): HookResult 
         projectRoot: project.root,
         sessionId: ev.sessionId,
         redact,
+        agent: ctx.agent,
       },
       capture,
     );
@@ -55,6 +56,7 @@ export function postToolUse(ev: PostToolUseEvent, ctx: HookContext): HookResult 
       projectId: project.id,
       projectRoot: project.root,
       sessionId: ev.sessionId,
+      agent: ctx.agent,
       capture,
     });
     return null;

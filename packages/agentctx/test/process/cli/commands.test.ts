@@ -46,6 +46,7 @@ describe('agentctx CLI (built binary)', () => {
     expect(found.json.results.map((r) => r.id)).toEqual([rec.json.id]);
     expect(Object.keys(found.json.results[0]!).sort()).toEqual([
       'age',
+      'agent',
       'confidence',
       'id',
       'score',
@@ -86,8 +87,9 @@ describe('agentctx CLI (built binary)', () => {
       },
     );
     expect(shown.json.record.superseded_by).toBe(sup.json.new_id);
-    // every column of records (migration 14 added content_key)
-    expect(Object.keys(shown.json.record)).toHaveLength(21);
+    // every column of records (migration 14 added content_key, 15 the writing agent)
+    expect(Object.keys(shown.json.record)).toHaveLength(22);
+    expect(shown.json.record.agent).toBe('claude-code');
     expect(shown.json.chain.map((c) => c.id)).toEqual([rec.json.id, sup.json.new_id]);
 
     const twice = runJson<{ error: string; current_head: string }>(

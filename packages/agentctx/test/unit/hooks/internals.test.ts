@@ -110,6 +110,7 @@ function rec(i: number, body: string, confidence: ContextRecord['confidence'] = 
     claudemd_drift_score: 0,
     source: 'cli',
     session_id: null,
+    agent: 'claude-code',
     pending_embedding: 0,
     content_key: null,
   };

@@ -83,7 +83,7 @@ describe('composeDigest', () => {
     expect(d.text).not.toContain('Retry webhooks');
     expect(d.text).not.toContain('(unconfirmed)');
     expect(d.text).toContain(
-      'Task (2d ago): Migrating invoices to the new tax engine\nBlockers: the VAT fixture',
+      'Task (Claude Code, 2d ago): Migrating invoices to the new tax engine\nBlockers: the VAT fixture',
     );
     expect(d.text).toContain(
       '- Prefers small commits with imperative messages — One logical change per commit.',

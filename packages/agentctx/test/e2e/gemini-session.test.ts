@@ -137,10 +137,11 @@ describe('agentctx inside a real gemini -p session', () => {
         if (!existsSync(db)) return false;
         const d = openDb(db);
         try {
-          const r = d.prepare('SELECT type, title, body FROM records ORDER BY recorded_at').all() as {
+          const r = d.prepare('SELECT type, title, body, agent FROM records ORDER BY recorded_at').all() as {
             type: string;
             title: string;
             body: string;
+            agent: string;
           }[];
           return r.some((x) => x.type === 'handover') ? r : false;
         } finally {
@@ -151,6 +152,9 @@ describe('agentctx inside a real gemini -p session', () => {
     );
     expect(rows.find((r) => r.type === 'bugfix')?.body).toContain('node settle-missing.js');
     const handover = rows.find((r) => r.type === 'handover')!;
+    // provenance: both were written for gemini's session, and say so
+    expect(rows.find((r) => r.type === 'bugfix')?.agent).toBe('gemini');
+    expect(handover.agent).toBe('gemini');
     expect(`${handover.title}\n${handover.body}`).toMatch(/ledger service|settle/);
   }, 90_000);
 

@@ -144,11 +144,11 @@ describe('agentctx inside a real opencode run', () => {
         if (!existsSync(db)) return false;
         const d = openDb(db);
         try {
-          const r = d.prepare('SELECT type, title, body, source FROM records ORDER BY recorded_at').all() as {
+          const r = d.prepare('SELECT type, title, body, agent FROM records ORDER BY recorded_at').all() as {
             type: string;
             title: string;
             body: string;
-            source: string;
+            agent: string;
           }[];
           return r.some((x) => x.type === 'handover') ? r : false;
         } finally {
@@ -160,6 +160,9 @@ describe('agentctx inside a real opencode run', () => {
     const bugfix = rows.find((r) => r.type === 'bugfix');
     expect(bugfix?.body).toContain('node settle-missing.js');
     const handover = rows.find((r) => r.type === 'handover')!;
+    // provenance: both were written for opencode's session, and say so
+    expect(rows.find((r) => r.type === 'bugfix')?.agent).toBe('opencode');
+    expect(handover.agent).toBe('opencode');
     expect(`${handover.title}\n${handover.body}`).toMatch(/ledger service|settle/);
   }, 90_000);
 

@@ -96,6 +96,8 @@ export const HOOK_FILE_AGENTS = [CURSOR, COPILOT] as const;
 
 interface HookFileState {
   created?: boolean;
+  /** The file held only whitespace (read as `{}`): that text comes back. */
+  blank?: string;
   dirs?: string[];
   flat?: FlatRestore;
   json?: { empty: Record<string, string>; replacedMcp?: string };
@@ -113,7 +115,11 @@ function remember(
 ): void {
   const state = readState(stateFile) as Record<string, HookFileState>;
   if (state[path]) return; // a second init keeps what the first one found
-  state[path] = { ...(current === null ? { created: true, dirs } : {}), ...extra };
+  state[path] = {
+    ...(current === null ? { created: true, dirs } : {}),
+    ...(current !== null && current.trim() === '' ? { blank: current } : {}),
+    ...extra,
+  };
   writeState(stateFile, state as never);
 }
 
@@ -125,6 +131,11 @@ function forget(stateFile: string, path: string): HookFileState {
     writeState(stateFile, state as never);
   }
   return mine;
+}
+
+/** A file that was blank before init is blank again once nothing else is left in it. */
+function restored(text: string, mine: HookFileState): string {
+  return isEmptyObjectText(text) && mine.blank !== undefined ? mine.blank : text;
 }
 
 function removeCreated(path: string, mine: HookFileState): void {
@@ -186,7 +197,7 @@ export function uninstallHookFileAgent(agent: HookFileAgent, env: Env, stateFile
     if (plan.text !== hooksText) {
       report.hooks = { path: hooksPath, changed: true, events: plan.removed };
       if (hooksState.created && isEmptyObjectText(plan.text)) removeCreated(hooksPath, hooksState);
-      else writeUserFile(hooksPath, plan.text, 0o644);
+      else writeUserFile(hooksPath, restored(plan.text, hooksState), 0o644);
     }
   }
   const mcpText = readOrNull(mcpPath);
@@ -196,7 +207,7 @@ export function uninstallHookFileAgent(agent: HookFileAgent, env: Env, stateFile
     if (plan.text !== mcpText) {
       report.mcp = { path: mcpPath, changed: true };
       if (mcpState.created && isEmptyObjectText(plan.text)) removeCreated(mcpPath, mcpState);
-      else writeUserFile(mcpPath, plan.text, 0o600);
+      else writeUserFile(mcpPath, restored(plan.text, mcpState), 0o600);
     }
   }
   return report;

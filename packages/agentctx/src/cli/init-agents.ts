@@ -97,8 +97,10 @@ export function uninstallOthers(choice: AgentChoice, env: Env, stateFile: string
         )
       : OTHER_AGENTS.filter((a) => a.id === choice);
   return agents.map((a) => {
+    // opencode.json first: the plugin's folders (which init created before it) go last
+    const report = uninstallJsonAgent(a, env, stateFile);
     const plugin = a.id === 'opencode' ? uninstallOpencodePlugin(env, stateFile) : undefined;
-    return { ...uninstallJsonAgent(a, env, stateFile), ...(plugin ? { plugin } : {}) };
+    return { ...report, ...(plugin ? { plugin } : {}) };
   });
 }
 

@@ -120,7 +120,7 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
     line: 'register the hooks and the MCP server in Claude Code (or Codex); --semantic adds embeddings',
     options: {
       agent:
-        'claude-code (the default), codex (hooks in $CODEX_HOME/hooks.json, trusted through codex app-server; MCP in config.toml) or all (every agent found)',
+        'claude-code (the default), codex (hooks in $CODEX_HOME/hooks.json, trusted through codex app-server; MCP in config.toml), qwen (~/.qwen/settings.json), gemini (~/.gemini/settings.json), opencode (a plugin module and mcp in ~/.config/opencode), cursor (~/.cursor/hooks.json, mcp.json), copilot (~/.copilot/hooks/agentctx.json, mcp-config.json) or all (every agent found)',
       project: "write the hooks into this repository's .claude/settings.json instead of yours",
       'claude-cli':
         'register the MCP server through `claude mcp add` when claude is on PATH (--no-claude-cli: edit the file)',
@@ -131,6 +131,7 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
     examples: [
       'agentctx init',
       'agentctx init --agent codex',
+      'agentctx init --agent qwen',
       'agentctx init --agent all',
       'agentctx init --semantic',
     ],
@@ -162,7 +163,8 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
     group: 'setup',
     line: 'remove what init added, in every agent (--purge also deletes ~/.agentctx)',
     options: {
-      agent: 'only this agent: claude-code, codex or all (the default)',
+      agent:
+        'only this agent: claude-code, codex, qwen, gemini, opencode, cursor, copilot or all (the default)',
       project: "remove the hooks from this repository's .claude/settings.json",
       purge: 'also delete ~/.agentctx (asks first)',
       yes: 'do not ask',

@@ -26,11 +26,18 @@ const FLOOR: Record<string, number> = {
   embed: 2,
   claude: 2,
   codex: 2,
+  agents: 2,
   shared: 1,
   'version.ts': 1,
 };
 /** Imports between two folders of one floor that the design allows. */
-const SAME_FLOOR = new Set(['claude->storage', 'codex->claude', 'codex->storage']);
+const SAME_FLOOR = new Set([
+  'claude->storage',
+  'codex->claude',
+  'codex->storage',
+  'agents->claude',
+  'agents->storage',
+]);
 /** The rooms of core/ and the rooms each may import. */
 const ROOMS: Record<string, string[]> = {
   records: ['redaction'],

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { AgentctxError } from '../../shared/errors.js';
 import { VERSION } from '../../version.js';
 import type { Command } from '../command.js';
+import { otherAgentChecks } from '../doctor/agents-checks.js';
 import type { Check } from '../doctor/check.js';
 import { binaryCheck, hooksCheck, mcpCheck } from '../doctor/claude-checks.js';
 import { codexCheck } from '../doctor/codex-checks.js';
@@ -73,6 +74,7 @@ export const command: Command = {
     }
     const codex = await codexCheck(a);
     if (codex) checks.push(codex);
+    checks.push(...otherAgentChecks(a));
     checks.push(logsCheck(a), digestCheck(a, store.usable), diskCheck(a));
     const failed = checks.filter((c) => c.status === 'fail').length;
     const result = {

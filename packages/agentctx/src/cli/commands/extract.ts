@@ -1,5 +1,8 @@
 import { closeSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { geminiChatReader } from '../../agents/gemini-chat.js';
+import { opencodeMessagesReader } from '../../agents/opencode-messages.js';
+import { qwenChatReader } from '../../agents/qwen-chat.js';
 import type { App } from '../../app/context.js';
 import { refreshDigest } from '../../app/digest-refresh.js';
 import { tryLock } from '../../app/lock.js';
@@ -20,9 +23,12 @@ import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 
 /** Each agent's transcript reader: one neutral event list for the extraction core. */
-const READERS: Record<HookAgent, TranscriptReader> = {
+const READERS: Partial<Record<HookAgent, TranscriptReader>> = {
   'claude-code': claudeTranscriptReader,
   codex: codexRolloutReader,
+  qwen: qwenChatReader,
+  gemini: geminiChatReader,
+  opencode: opencodeMessagesReader,
 };
 
 /** Hard lifetime of one extraction (manual runs too); the Stop hook adds its own deadline. */
@@ -75,9 +81,9 @@ function recordRun(a: App, s: SessionExtractSummary, decision: BackendDecision |
 export const command: Command = {
   name: 'extract',
   summary:
-    "Turn a session's transcript (Claude Code's, or Codex's rollout) into records (run by the Stop and PreCompact hooks).",
+    "Turn a session's transcript (Claude Code's, Codex's rollout, Qwen Code's or Gemini CLI's chat file) into records (run by the Stop and PreCompact hooks).",
   usage:
-    'agentctx extract --session-id ID --transcript PATH [--agent claude-code|codex] [--precompact] [--cwd DIR] [--json]',
+    'agentctx extract --session-id ID --transcript PATH [--agent claude-code|codex|qwen|gemini|opencode] [--precompact] [--cwd DIR] [--json]',
   flags: { 'session-id': 'string', transcript: 'string', precompact: 'boolean', agent: 'string' },
   async run({ args, app }) {
     const sessionId = str(args.flags, 'sessionId');
@@ -88,6 +94,9 @@ export const command: Command = {
     if (!isHookAgent(agentArg))
       throw new AgentctxError('usage', `--agent must be one of ${HOOK_AGENTS.join(', ')}; got ${agentArg}`);
     const agent: HookAgent = agentArg;
+    const reader = READERS[agent];
+    // Cursor's and Copilot CLI's transcripts are not documented: their hooks never ask for this
+    if (!reader) throw new AgentctxError('usage', `agentctx cannot read ${agent}'s transcripts`);
     const transcriptPath = resolve(transcriptArg);
     if (!existsSync(transcriptPath)) {
       throw new AgentctxError('invalid_input', `no transcript at ${transcriptPath}`);
@@ -133,7 +142,7 @@ export const command: Command = {
         },
         sessionId: sessionId.trim(),
         transcriptPath,
-        reader: READERS[agent],
+        reader,
         projectRoot: a.project.root,
         llm: choice.client ? redactingClient(choice.client, redact) : null,
         redact,

@@ -10,7 +10,15 @@ import { AgentctxError } from '../../shared/errors.js';
 import { ensurePrivateDir } from '../../storage/open.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
-import { codexFound, codexInitLines, installIntoCodex, parseInitAgent } from '../init-codex.js';
+import {
+  hookFileLines,
+  installHookFileAgents,
+  installOthers,
+  othersFoundLines,
+  othersInitLines,
+  parseAgentChoice,
+} from '../init-agents.js';
+import { codexFound, codexInitLines, installIntoCodex } from '../init-codex.js';
 import { downloadModel } from '../model-download.js';
 import { installRuntime, type RuntimeReport } from '../semantic-install.js';
 
@@ -47,9 +55,9 @@ function pluginReport(
 export const command: Command = {
   name: 'init',
   summary:
-    'Set agentctx up: create ~/.agentctx, register the hooks and the MCP server in Claude Code (--agent codex: in Codex, hooks trusted; --agent all: every agent found), detect the project profile.',
+    "Set agentctx up: create ~/.agentctx, register the hooks and the MCP server in Claude Code (--agent codex: in Codex, hooks trusted; --agent qwen|gemini|opencode|cursor|copilot: in that agent's own config; --agent all: every agent found), detect the project profile.",
   usage:
-    'agentctx init [--agent claude-code|codex|all] [--project] [--no-claude-cli] [--download-model] [--semantic] [--json]   (AGENTCTX_NO_CLAUDE_CLI=1 also edits ~/.claude.json directly)',
+    'agentctx init [--agent claude-code|codex|qwen|gemini|opencode|cursor|copilot|all] [--project] [--no-claude-cli] [--download-model] [--semantic] [--json]   (AGENTCTX_NO_CLAUDE_CLI=1 also edits ~/.claude.json directly)',
   flags: {
     agent: 'string',
     project: 'boolean',
@@ -59,10 +67,10 @@ export const command: Command = {
   },
   async run({ args, app, io, json: asJson }) {
     assertNodeVersion(process.versions.node);
-    const agent = parseInitAgent(args.flags.agent);
+    const agent = parseAgentChoice(args.flags.agent, 'claude-code');
     const a = app();
     const project = bool(args.flags, 'project');
-    const withClaude = agent !== 'codex';
+    const withClaude = agent === 'claude-code' || agent === 'all';
     const withCodex = agent === 'codex' || (agent === 'all' && codexFound(a.env));
     const useClaudeCli = args.flags.claudeCli !== false && a.env.AGENTCTX_NO_CLAUDE_CLI !== '1';
     if (project && !a.project.isGit) {
@@ -90,6 +98,9 @@ export const command: Command = {
           stateFile: join(a.paths.home, 'codex-install-state.json'),
         })
       : null;
+    const agentsState = join(a.paths.home, 'agents-install-state.json');
+    const others = installOthers(agent, a.env, agentsState);
+    const hookFiles = installHookFileAgents(agent, a.env, agentsState);
     void a.db; // create the store and run its migrations now, not inside the first hook
     const root = resolve(a.project.root);
     const home = resolve(a.env.HOME || homedir());
@@ -103,6 +114,8 @@ export const command: Command = {
       mcp: report.mcp,
       plugin: plugin.map((p) => p.id),
       codex,
+      agents: others,
+      hookFileAgents: hookFiles,
       project: { id: a.project.id, name: a.project.name, root: a.project.root },
       llm: decideBackend(a.config.llm, a.env),
       profile: profile && {
@@ -114,6 +127,8 @@ export const command: Command = {
       },
       changed:
         Boolean(codex && (codex.hooks.changed || codex.mcp.changed || codex.trust.keys.length > 0)) ||
+        others.some((o) => o.changed) ||
+        hookFiles.some((h) => h.hooks.changed || h.mcp.changed) ||
         report.settings.changed ||
         report.mcp.changed ||
         Boolean(profile && (profile.created.length || profile.updated.length || profile.retired.length)),
@@ -131,9 +146,12 @@ export const command: Command = {
     const registered = [
       ...(withClaude ? claudeLines : []),
       ...(codex ? codexInitLines(codex) : []),
+      ...othersInitLines(others),
+      ...hookFileLines(hookFiles, 'init'),
       ...(agent === 'claude-code' && codexFound(a.env)
         ? ['also found: Codex (agentctx init --agent codex registers agentctx there too)']
         : []),
+      ...(agent === 'claude-code' ? othersFoundLines(a.env) : []),
     ];
     const lines = [
       `agentctx home: ${a.paths.home}`,

@@ -8,7 +8,14 @@ import { codexInstalledHooks } from '../../codex/install.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
-import { codexUninstallLines, parseInitAgent, uninstallFromCodex } from '../init-codex.js';
+import {
+  hookFileLines,
+  othersUninstallLines,
+  parseAgentChoice,
+  uninstallHookFileAgents,
+  uninstallOthers,
+} from '../init-agents.js';
+import { codexUninstallLines, uninstallFromCodex } from '../init-codex.js';
 
 /**
  * The session dedup files (`$TMPDIR/agentctx-<session>.json`, app/paths.ts) outlive a purge of
@@ -41,11 +48,12 @@ function removeSessionFiles(dir: string): number {
 export const command: Command = {
   name: 'uninstall',
   summary:
-    'Remove what init added: the agentctx hooks, their trust and the MCP server registration, in Claude Code and Codex (--agent picks one; --purge also deletes ~/.agentctx).',
-  usage: 'agentctx uninstall [--agent claude-code|codex|all] [--project] [--purge [--yes]] [--json]',
+    'Remove what init added: the agentctx hooks, their trust and the MCP server registration, in Claude Code, Codex, Qwen Code, Gemini CLI, OpenCode, Cursor and Copilot CLI (--agent picks one; --purge also deletes ~/.agentctx).',
+  usage:
+    'agentctx uninstall [--agent claude-code|codex|qwen|gemini|opencode|cursor|copilot|all] [--project] [--purge [--yes]] [--json]',
   flags: { agent: 'string', project: 'boolean', purge: 'boolean', yes: 'boolean' },
   async run({ args, app, io }) {
-    const agent = args.flags.agent === undefined ? 'all' : parseInitAgent(args.flags.agent);
+    const agent = parseAgentChoice(args.flags.agent, 'all');
     const a = app();
     const purge = bool(args.flags, 'purge');
     const home = resolve(a.paths.home);
@@ -75,9 +83,12 @@ export const command: Command = {
       agent === 'codex' ||
       (agent === 'all' && (existsSync(codexState) || Object.keys(codexInstalledHooks(a.env)).length > 0));
     const codex = withCodex ? uninstallFromCodex({ env: a.env, stateFile: codexState }) : null;
+    const agentsState = join(a.paths.home, 'agents-install-state.json');
+    const others = uninstallOthers(agent, a.env, agentsState);
+    const hookFiles = uninstallHookFileAgents(agent, a.env, agentsState);
     const skipped = { path: '', changed: false, added: [], updated: [], removed: [] };
     const report =
-      agent === 'codex'
+      agent !== 'claude-code' && agent !== 'all'
         ? { settings: skipped, mcp: { ...skipped, method: 'none' as const, note: undefined } }
         : uninstallFromClaude({
             env: a.env,
@@ -98,6 +109,8 @@ export const command: Command = {
       settings: report.settings,
       mcp: report.mcp,
       codex,
+      agents: others,
+      hookFileAgents: hookFiles,
       purged: purge ? home : null,
       ...(purge ? { session_files_removed: sessionFiles } : {}),
     };
@@ -110,8 +123,10 @@ export const command: Command = {
         : `mcp server: ${report.mcp.note ?? `not registered in ${report.mcp.path}`}`,
     ];
     const lines = [
-      ...(agent === 'codex' ? [] : claudeLines),
+      ...(agent === 'claude-code' || agent === 'all' ? claudeLines : []),
       ...(codex ? codexUninstallLines(codex) : []),
+      ...othersUninstallLines(others),
+      ...hookFileLines(hookFiles, 'uninstall'),
       purge
         ? `deleted ${home}${sessionFiles ? ` and ${sessionFiles} session file${sessionFiles === 1 ? '' : 's'} in ${a.paths.tmp}` : ''}`
         : `kept ${home} (--purge deletes it)`,

@@ -1,0 +1,52 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv, runAgentctx } from '../../support/cli.js';
+import { fakeRepo, tempDir } from '../../support/tmp.js';
+
+/** `agentctx doctor` names each other agent it finds, and what of agentctx is missing there. */
+
+let tmp: { path: string; cleanup: () => void };
+let repo: string;
+let env: NodeJS.ProcessEnv;
+beforeAll(() => {
+  tmp = tempDir('agentctx-doctor-agents-');
+  mkdirSync(join(tmp.path, 'tmp'));
+  repo = fakeRepo(tmp.path, 'repo', null);
+  env = isolatedEnv(tmp.path, { TMPDIR: join(tmp.path, 'tmp') });
+});
+afterAll(() => tmp?.cleanup());
+
+interface Check {
+  id: string;
+  status: string;
+  summary: string;
+  fix?: string;
+}
+function checks(): Record<string, Check> {
+  const r = runAgentctx(['doctor', '--json'], { cwd: repo, env, timeoutMs: 60_000 });
+  const v = JSON.parse(r.stdout) as { checks: Check[] };
+  return Object.fromEntries(v.checks.map((c) => [c.id, c]));
+}
+
+describe('doctor and the other agents', () => {
+  it('found but not registered, registered, then a hook edited away', () => {
+    mkdirSync(join(tmp.path, '.cursor'), { recursive: true });
+    let c = checks();
+    expect(c.cursor?.status).toBe('ok');
+    expect(c.cursor?.summary).toContain('agentctx init --agent cursor');
+    expect(c.qwen).toBeUndefined();
+
+    expect(runAgentctx(['init', '--agent', 'qwen'], { cwd: repo, env }).code).toBe(0);
+    c = checks();
+    expect(c.qwen).toMatchObject({ status: 'ok', summary: 'Qwen Code: hooks and MCP server registered' });
+
+    const path = join(tmp.path, '.qwen', 'settings.json');
+    const s = JSON.parse(readFileSync(path, 'utf8')) as { hooks: Record<string, unknown> };
+    delete s.hooks.UserPromptSubmit;
+    writeFileSync(path, JSON.stringify(s, null, 2));
+    c = checks();
+    expect(c.qwen).toMatchObject({ status: 'warn', fix: 'run agentctx init --agent qwen' });
+    expect(c.qwen?.summary).toContain('hooks missing for UserPromptSubmit');
+  });
+});

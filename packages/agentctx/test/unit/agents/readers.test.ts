@@ -1,0 +1,157 @@
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { geminiChatReader, parseGeminiChatText } from '../../../src/agents/gemini-chat.js';
+import { parseOpencodeText } from '../../../src/agents/opencode-messages.js';
+import { parseQwenChatText, qwenChatReader } from '../../../src/agents/qwen-chat.js';
+import { buildRuleHandover } from '../../../src/core/extraction/rule-handover.js';
+import { PACKAGE_ROOT } from '../../support/cli.js';
+
+/**
+ * Each agent's transcript into the neutral events: chat files written by the real clients
+ * (Qwen Code 0.24.4, Gemini CLI 0.61.0, one session each: a prompt, a failing shell command,
+ * an answer; paths renamed), and OpenCode messages in the shape its API returns.
+ */
+
+const FIXTURES = join(PACKAGE_ROOT, 'test', 'fixtures', 'agents');
+
+describe('Qwen Code chat records', () => {
+  const read = qwenChatReader.read(join(FIXTURES, 'qwen-0.24.4-chat.jsonl'), 0);
+
+  it('the prompt without the hook context Qwen stored with it, and the shell call as Bash with its failure', () => {
+    const users = read.events.filter((e) => e.kind === 'user');
+    expect(users.map((e) => (e as { text: string }).text)).toEqual(['please list the nonexistent dir']);
+    const call = read.events.find((e) => e.kind === 'tool_use');
+    expect(call).toMatchObject({ name: 'Bash', summary: 'ls /nonexistent-dir-xyz' });
+    const result = read.events.find((e) => e.kind === 'tool_result');
+    expect(result).toMatchObject({ isError: true });
+    expect(read.garbage).toBe(0);
+  });
+
+  it('a file write is an edit of that file; thoughts and system records are not events', () => {
+    const lines = [
+      { type: 'system', subtype: 'ui_telemetry', systemPayload: {} },
+      {
+        type: 'assistant',
+        timestamp: '2026-12-05T01:00:00Z',
+        message: {
+          role: 'model',
+          parts: [
+            { text: 'thinking hard', thought: true },
+            { text: 'Writing the notes.' },
+            {
+              functionCall: {
+                id: 'c1',
+                name: 'write_file',
+                args: { file_path: '/r/notes.md', content: 'x' },
+              },
+            },
+          ],
+        },
+      },
+    ];
+    const r = parseQwenChatText(lines.map((l) => JSON.stringify(l)).join('\n'));
+    expect(r.events).toEqual([
+      { kind: 'assistant', text: 'Writing the notes.', at: '2026-12-05T01:00:00Z' },
+      {
+        kind: 'tool_use',
+        id: 'c1',
+        name: 'Write',
+        summary: '/r/notes.md',
+        files: ['/r/notes.md'],
+        at: '2026-12-05T01:00:00Z',
+      },
+    ]);
+  });
+});
+
+describe('Gemini CLI chat records', () => {
+  const path = join(FIXTURES, 'gemini-0.61.0-chat.jsonl');
+
+  it('one copy per message id (the last), the session context and hook context dropped', () => {
+    const r = geminiChatReader.read(path, 0);
+    const kinds = r.events.map((e) => e.kind);
+    expect(kinds).toEqual(['user', 'tool_use', 'tool_result', 'assistant']);
+    expect(r.events[0]).toMatchObject({ text: 'please list the nonexistent dir' });
+    expect(r.events[1]).toMatchObject({ name: 'Bash', summary: 'ls /nonexistent-dir-xyz' });
+    expect(r.events[2]).toMatchObject({ isError: true });
+    expect(r.events[3]).toMatchObject({ text: 'Done: the command failed as expected.' });
+    expect(geminiChatReader.firstTimestamp(path)).toMatch(/^2026-12-05T/);
+  });
+
+  it('the rule-built handover reads the session', () => {
+    const h = buildRuleHandover(geminiChatReader.read(path, 0).events, '/home/dev/proj', (s) => s);
+    expect(h).not.toBeNull();
+  });
+});
+
+describe('OpenCode messages', () => {
+  const user = {
+    info: { id: 'msg_1', role: 'user', time: { created: 1796436186146 } },
+    parts: [
+      { id: 'prt_1', type: 'text', text: 'fix the settlement script' },
+      { id: 'prt_1x', type: 'text', text: 'agentctx: project context …', synthetic: true },
+    ],
+  };
+  const assistant = {
+    info: { id: 'msg_2', role: 'assistant', time: { created: 1796436188955 } },
+    parts: [
+      { type: 'step-start' },
+      {
+        type: 'tool',
+        tool: 'bash',
+        callID: 'call_1',
+        state: {
+          status: 'completed',
+          input: { command: 'node settle.js' },
+          output: 'Error: boom',
+          metadata: { exit: 1 },
+        },
+      },
+      {
+        type: 'tool',
+        tool: 'edit',
+        callID: 'call_2',
+        state: { status: 'completed', input: { filePath: '/r/settle.js' }, output: '' },
+      },
+      { type: 'text', text: 'Fixed.' },
+    ],
+  };
+
+  it('the typed prompt only, tools in the engine’s terms, a non-zero exit as a failure', () => {
+    const r = parseOpencodeText(`${JSON.stringify(user)}\n${JSON.stringify(assistant)}\n`);
+    expect(r.events.map((e) => e.kind)).toEqual([
+      'user',
+      'assistant',
+      'tool_use',
+      'tool_result',
+      'tool_use',
+      'tool_result',
+    ]);
+    expect(r.events[0]).toMatchObject({ text: 'fix the settlement script' });
+    expect(r.events[2]).toMatchObject({ name: 'Bash', summary: 'node settle.js' });
+    expect(r.events[3]).toMatchObject({ isError: true });
+    expect(r.events[4]).toMatchObject({ name: 'Edit', files: ['/r/settle.js'] });
+  });
+});
+
+describe('every reader takes any line without throwing', () => {
+  it('garbage is counted, never fatal', () => {
+    const line = fc.oneof(
+      fc.json(),
+      fc.string(),
+      fc.constant('{"type":"user","message":{"parts":[{"functionCall":{}}]}}'),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 8 }), (lines) => {
+        const text = lines.join('\n');
+        for (const parse of [parseQwenChatText, parseGeminiChatText, parseOpencodeText]) {
+          const r = parse(text);
+          expect(r.garbage).toBeLessThanOrEqual(lines.length);
+          for (const e of r.events) expect(typeof e.kind).toBe('string');
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

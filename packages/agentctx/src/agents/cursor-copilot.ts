@@ -24,8 +24,8 @@ type Env = Record<string, string | undefined>;
  */
 
 const home = (env: Env) => env.HOME || homedir();
-export const cursorDir = (env: Env) => join(home(env), '.cursor');
-export const copilotDir = (env: Env) => env.COPILOT_HOME || join(home(env), '.copilot');
+const cursorDir = (env: Env) => join(home(env), '.cursor');
+const copilotDir = (env: Env) => env.COPILOT_HOME || join(home(env), '.copilot');
 
 const cursorCmd = (slug: string) => `agentctx hook ${slug} --agent cursor`;
 export const CURSOR_HOOKS: readonly FlatHookSpec[] = [
@@ -91,8 +91,6 @@ export const COPILOT: HookFileAgent = {
     tools: ['*'],
   },
 };
-
-export const HOOK_FILE_AGENTS = [CURSOR, COPILOT] as const;
 
 interface HookFileState {
   created?: boolean;

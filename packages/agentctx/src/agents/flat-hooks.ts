@@ -126,5 +126,3 @@ export function planFlatRemove(
   }
   return { text, removed };
 }
-
-export type { JsonArray, JsonObject };

@@ -50,7 +50,7 @@ function modelEvents(obj: Json, at?: string): TranscriptEvent[] {
 }
 
 /** One message record into zero or more events. Exported for tests. */
-export function eventsOfGeminiRecord(obj: Json): TranscriptEvent[] {
+function eventsOfGeminiRecord(obj: Json): TranscriptEvent[] {
   const at = typeof obj.timestamp === 'string' ? obj.timestamp : undefined;
   if (obj.type === 'user') {
     // tool results come back as user records too; they are already read from the model's toolCalls

@@ -104,5 +104,3 @@ export const OPENCODE: JsonSettingsAgent = {
   mcpEntry: OPENCODE_MCP_ENTRY,
   serversKey: 'mcp',
 };
-
-export const JSON_SETTINGS_AGENTS = [QWEN, GEMINI, OPENCODE] as const;

@@ -20,7 +20,7 @@ type Env = Record<string, string | undefined>;
  * nothing changed), and what uninstall needs to give the file back byte for byte kept in
  * `<agentctx home>/agents-install-state.json`, by file.
  */
-export interface FileState {
+interface FileState {
   /** The file did not exist: uninstall deletes it when nothing else is left in it. */
   created?: boolean;
   /** The file held only whitespace (parsed as `{}`): that text comes back. */

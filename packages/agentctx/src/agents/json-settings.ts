@@ -18,7 +18,7 @@ import type { HookSpec } from '../claude/settings-hook-entries.js';
  * exactly (containers that were empty, a server entry we replaced) is returned as `restore`.
  */
 
-export const MCP_KEY = 'agentctx';
+const MCP_KEY = 'agentctx';
 
 export interface JsonSettingsRestore {
   /** Containers init found empty, by dotted path, with their inner text. */
@@ -27,7 +27,7 @@ export interface JsonSettingsRestore {
   replacedMcp?: string;
 }
 
-export interface JsonSettingsPlan {
+interface JsonSettingsPlan {
   text: string;
   changed: boolean;
   hooksAdded: string[];

@@ -52,7 +52,7 @@ function toolEvents(p: Json, at: string | undefined): TranscriptEvent[] {
 }
 
 /** One message line into zero or more events. Exported for tests. */
-export function eventsOfOpencodeMessage(obj: Json): TranscriptEvent[] {
+function eventsOfOpencodeMessage(obj: Json): TranscriptEvent[] {
   const info = isObject(obj.info) ? obj.info : undefined;
   if (!info || !Array.isArray(obj.parts)) return [];
   const at = iso(isObject(info.time) ? info.time.created : undefined);

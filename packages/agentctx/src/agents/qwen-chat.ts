@@ -20,7 +20,7 @@ const INJECTED =
   /<qwen:[a-z-]+-context\b[^>]*>[\s\S]*?<\/qwen:[a-z-]+-context>|<system-reminder>[\s\S]*?<\/system-reminder>/g;
 
 /** One chat record into zero or more events. Exported for tests. */
-export function eventsOfQwenRecord(obj: Json): TranscriptEvent[] {
+function eventsOfQwenRecord(obj: Json): TranscriptEvent[] {
   const at = typeof obj.timestamp === 'string' ? obj.timestamp : undefined;
   const msg = isObject(obj.message) ? obj.message : undefined;
   if (!msg || !Array.isArray(msg.parts)) return [];

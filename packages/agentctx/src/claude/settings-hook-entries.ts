@@ -36,7 +36,7 @@ export const HOOK_SPECS: readonly HookSpec[] = [
 /** Every command agentctx writes starts with this; nothing else in a settings file does. */
 const OUR_COMMAND_PREFIX = 'agentctx hook ';
 
-function isOurCommand(command: unknown): boolean {
+export function isOurCommand(command: unknown): boolean {
   return typeof command === 'string' && command.trim().startsWith(OUR_COMMAND_PREFIX);
 }
 
@@ -46,9 +46,9 @@ function isOurCommand(command: unknown): boolean {
  * exits 0, so no session shows an error for it (issue 31 #16). agentctx's own hooks write
  * nothing on stderr and always exit 0, so neither loses anything.
  */
-export const QUIET_WHEN_GONE = '2>/dev/null || true';
+const QUIET_WHEN_GONE = '2>/dev/null || true';
 
-export function hookCommand(spec: HookSpec): string {
+function hookCommand(spec: HookSpec): string {
   return `${OUR_COMMAND_PREFIX}${spec.slug}${spec.agent ? ` --agent ${spec.agent}` : ''} ${QUIET_WHEN_GONE}`;
 }
 

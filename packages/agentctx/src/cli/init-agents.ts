@@ -29,20 +29,20 @@ type Env = Record<string, string | undefined>;
  * The agents beyond Claude Code and Codex that `init --agent` and `uninstall --agent` take:
  * each registers agentctx's hooks and MCP server in that agent's own configuration.
  */
-export const OTHER_AGENTS: readonly JsonSettingsAgent[] = [QWEN, GEMINI, OPENCODE];
+const OTHER_AGENTS: readonly JsonSettingsAgent[] = [QWEN, GEMINI, OPENCODE];
 
 /** Every name `--agent` takes. */
 /** Agents that cannot run here, registered from their documented hook formats. */
-export const HOOK_FILE_AGENTS: readonly HookFileAgent[] = [CURSOR, COPILOT];
+const HOOK_FILE_AGENTS: readonly HookFileAgent[] = [CURSOR, COPILOT];
 
-export const AGENT_CHOICES = [
+const AGENT_CHOICES = [
   'claude-code',
   'codex',
   ...OTHER_AGENTS.map((a) => a.id),
   ...HOOK_FILE_AGENTS.map((a) => a.id),
   'all',
 ] as const;
-export type AgentChoice = 'claude-code' | 'codex' | JsonSettingsAgent['id'] | HookFileAgent['id'] | 'all';
+type AgentChoice = 'claude-code' | 'codex' | JsonSettingsAgent['id'] | HookFileAgent['id'] | 'all';
 
 export function parseAgentChoice(v: unknown, fallback: AgentChoice): AgentChoice {
   if (v === undefined) return fallback;
@@ -71,13 +71,13 @@ export function agentFound(agent: { home: (env: Env) => string; bin: string }, e
 }
 
 /** The other agents `--agent` selects: one by name, every one found for `all`. */
-export function selectedOthers(choice: AgentChoice, env: Env): JsonSettingsAgent[] {
+function selectedOthers(choice: AgentChoice, env: Env): JsonSettingsAgent[] {
   if (choice === 'all') return OTHER_AGENTS.filter((a) => agentFound(a, env));
   return OTHER_AGENTS.filter((a) => a.id === choice);
 }
 
-export type OtherInstallReport = JsonAgentInstallReport & { plugin?: PluginChange };
-export type OtherUninstallReport = JsonAgentUninstallReport & { plugin?: PluginChange };
+type OtherInstallReport = JsonAgentInstallReport & { plugin?: PluginChange };
+type OtherUninstallReport = JsonAgentUninstallReport & { plugin?: PluginChange };
 
 /** Each chosen agent's settings file; OpenCode's plugin module beside its opencode.json. */
 export function installOthers(choice: AgentChoice, env: Env, stateFile: string): OtherInstallReport[] {
@@ -167,8 +167,4 @@ export function othersFoundLines(env: Env): string[] {
   return [...OTHER_AGENTS, ...HOOK_FILE_AGENTS]
     .filter((a) => agentFound(a, env))
     .map((a) => `also found: ${a.label} (agentctx init --agent ${a.id} registers agentctx there too)`);
-}
-
-export function hasOurHooks(agent: JsonSettingsAgent, env: Env): boolean {
-  return Object.keys(jsonAgentHooks(agent, env)).length > 0;
 }

@@ -12,14 +12,8 @@ import { AgentctxError } from '../shared/errors.js';
 type Env = Record<string, string | undefined>;
 
 /** The agents `init --agent` takes; `all` is every one found on the machine. */
-export const INIT_AGENTS = ['claude-code', 'codex', 'all'] as const;
-export type InitAgent = (typeof INIT_AGENTS)[number];
-
-export function parseInitAgent(v: unknown): InitAgent {
-  if (v === undefined) return 'claude-code';
-  if (typeof v === 'string' && (INIT_AGENTS as readonly string[]).includes(v)) return v as InitAgent;
-  throw new AgentctxError('usage', `--agent must be one of ${INIT_AGENTS.join(', ')}; got ${String(v)}`);
-}
+const INIT_AGENTS = ['claude-code', 'codex', 'all'] as const;
+type InitAgent = (typeof INIT_AGENTS)[number];
 
 /** Is Codex on this machine: its home folder, or the `codex` command on PATH? */
 export function codexFound(env: Env): boolean {

@@ -4,7 +4,7 @@ import type { ExtractionBackends } from './status-extraction.js';
  * The first lines of `agentctx status` (issue 31 #12): what a person needs, in words: is it
  * working, what it knows, what it cost, what needs them. Everything else is behind --verbose.
  */
-export interface SummaryInput {
+interface SummaryInput {
   name: string;
   isGit: boolean;
   registered: boolean;

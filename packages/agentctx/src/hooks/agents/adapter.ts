@@ -20,7 +20,7 @@ export interface HookAdapter {
 }
 
 /** The hook event names the agents share (Claude Code's; Codex uses the same in hooks.json). */
-export const EVENT_NAMES: Record<HookName, string> = {
+const EVENT_NAMES: Record<HookName, string> = {
   'session-start': 'SessionStart',
   'user-prompt-submit': 'UserPromptSubmit',
   stop: 'Stop',
@@ -35,7 +35,11 @@ export const EVENT_NAMES: Record<HookName, string> = {
  * `{"hookSpecificOutput":{"hookEventName","additionalContext"}}`, the shape both agents read, with
  * a `systemMessage` for the developer where the agent shows one.
  */
-export function hookSpecificOutput(name: HookName, additionalContext: string, systemMessage?: string): string {
+export function hookSpecificOutput(
+  name: HookName,
+  additionalContext: string,
+  systemMessage?: string,
+): string {
   return JSON.stringify({
     ...(systemMessage ? { systemMessage } : {}),
     hookSpecificOutput: { hookEventName: EVENT_NAMES[name], additionalContext },

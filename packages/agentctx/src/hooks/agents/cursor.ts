@@ -3,7 +3,7 @@ import type { HookAdapter } from './adapter.js';
 import { fitToCap } from './fit.js';
 
 /** Cursor documents no cap for `additional_context`; agentctx keeps to Claude Code's 10,000 characters. */
-export const CURSOR_CONTEXT_CHARS = 10_000;
+const CURSOR_CONTEXT_CHARS = 10_000;
 const measure = (s: string) => s.length;
 type Obj = Record<string, unknown>;
 const str = (v: unknown) => (typeof v === 'string' ? v : '');

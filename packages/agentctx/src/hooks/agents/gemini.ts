@@ -8,7 +8,7 @@ import { normaliseGeminiFamilyTool } from './tool-names.js';
  * Gemini CLI reads a command hook's whole stdout (no cap of its own); agentctx keeps to the
  * 10,000 characters it gives Claude Code.
  */
-export const GEMINI_CONTEXT_CHARS = 10_000;
+const GEMINI_CONTEXT_CHARS = 10_000;
 const measure = (s: string) => s.length;
 const HOOK_CONTEXT = /<hook_context>[\s\S]*?<\/hook_context>/g;
 

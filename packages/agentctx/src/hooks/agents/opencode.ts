@@ -8,7 +8,7 @@ import { resultText } from './tool-names.js';
  * OpenCode puts what a plugin pushes into the system prompt or the user's message as is, with
  * no cap of its own; agentctx keeps to the 10,000 characters it gives Claude Code.
  */
-export const OPENCODE_CONTEXT_CHARS = 10_000;
+const OPENCODE_CONTEXT_CHARS = 10_000;
 const measure = (s: string) => s.length;
 
 /** OpenCode's tools (bash, edit, write, patch) in the engine's vocabulary. */

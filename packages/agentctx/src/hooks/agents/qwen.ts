@@ -10,7 +10,7 @@ import { normaliseGeminiFamilyTool } from './tool-names.js';
  * UserPromptSubmit's in the user message. agentctx keeps to the 10,000 characters it gives
  * Claude Code: the injection budgets sit far below, and the model sees the same text.
  */
-export const QWEN_CONTEXT_CHARS = 10_000;
+const QWEN_CONTEXT_CHARS = 10_000;
 const measure = (s: string) => s.length;
 
 /**

@@ -27,7 +27,8 @@ describe('init, status and doctor with the plugin enabled', () => {
     return (JSON.parse(r.stdout) as { checks: Check[] }).checks.find((c) => c.id === 'hooks')!;
   };
   const active = () =>
-    runJson<{ claude: { active: string } }>(['status', '--verbose'], { cwd: project, env }).json.claude.active;
+    runJson<{ claude: { active: string } }>(['status', '--verbose'], { cwd: project, env }).json.claude
+      .active;
 
   beforeAll(() => {
     const bin = join(t.path, 'bin');

@@ -172,7 +172,9 @@ describe('semantic layer through the built CLI', () => {
     expect(st.stdout).toMatch(/vectors\s+off: model bge-small-en-v1.5 is not downloaded/);
     const off = runAgentctx(['config', '--no-embeddings'], { cwd: w.repo, env: bare });
     expect(off.code).toBe(0);
-    expect(runAgentctx(['status', '--verbose'], { cwd: w.repo, env: bare }).stdout).toMatch(/vectors\s+off: turned off/);
+    expect(runAgentctx(['status', '--verbose'], { cwd: w.repo, env: bare }).stdout).toMatch(
+      /vectors\s+off: turned off/,
+    );
   }, 60_000);
 
   it('with the optional packages absent every command still works and status says so', () => {
@@ -208,7 +210,9 @@ describe('semantic layer through the built CLI', () => {
     const s = JSON.parse(st.stdout).embeddings;
     expect(s).toMatchObject({ status: 'off', runtime_installed: false, vector_store: 'js' });
     expect(s.vector_store_reason).toMatch(/sqlite-vec is not installed/);
-    expect(run(['status', '--verbose']).stdout).toMatch(/vectors\s+off: @huggingface\/transformers is not installed/);
+    expect(run(['status', '--verbose']).stdout).toMatch(
+      /vectors\s+off: @huggingface\/transformers is not installed/,
+    );
     const found = run(['search', 'sqlite', '--json']);
     expect(found.code).toBe(0);
     expect(found.stdout).toContain('Use SQLite');

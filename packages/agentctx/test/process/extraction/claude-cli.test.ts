@@ -396,10 +396,13 @@ describe.skipIf(!CLAUDE_BIN)(
   'backend choice: auto, explicit, off — and status / init say which and why',
   () => {
     function status(e: NodeJS.ProcessEnv): { backend: string; active: string | null; reason: string } {
-      const s = runJson<{ llm: { backend: string; active: string | null; reason: string } }>(['status', '--verbose'], {
-        cwd: ws.repo,
-        env: e,
-      });
+      const s = runJson<{ llm: { backend: string; active: string | null; reason: string } }>(
+        ['status', '--verbose'],
+        {
+          cwd: ws.repo,
+          env: e,
+        },
+      );
       expect(s.code).toBe(0);
       return s.json.llm;
     }

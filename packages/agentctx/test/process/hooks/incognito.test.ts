@@ -16,8 +16,10 @@ const MARK = 'INCOG-MARK-5c';
 describe('agentctx incognito', () => {
   let world: HookWorld;
   const status = () =>
-    runJson<{ incognito: { session: string | null } | null }>(['status', '--verbose'], { cwd: world.repo, env: world.env })
-      .json.incognito;
+    runJson<{ incognito: { session: string | null } | null }>(['status', '--verbose'], {
+      cwd: world.repo,
+      env: world.env,
+    }).json.incognito;
   const failingBash = (session: string) =>
     basePayload(world, session, 'PostToolUseFailure', {
       tool_name: 'Bash',

@@ -90,9 +90,11 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
   },
   status: {
     group: 'everyday',
-    line: 'what agentctx knows about this project, what it cost and how much of it was used',
-    options: {},
-    examples: ['agentctx status', 'agentctx status --json'],
+    line: 'is it working here, what it knows, what it cost, what needs you',
+    options: {
+      verbose: 'the rest: store, tokens and their use, extraction backends, maintenance, retrieval',
+    },
+    examples: ['agentctx status', 'agentctx status --verbose', 'agentctx status --json'],
   },
   export: {
     group: 'everyday',
@@ -204,7 +206,7 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
   },
   review: {
     group: 'everyday',
-    line: 'walk what needs you: unconfirmed records, records whose files changed, near-duplicates, team-file changes',
+    line: 'walk what needs you: team conflicts, team-file changes, records whose files changed, near-duplicates, unconfirmed records',
     options: {
       kind: 'only items of one kind: conflict, team, stale, duplicate or inferred',
       limit: 'at most N items of each kind (default 50)',
@@ -215,11 +217,12 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
       body: 'with --supersede: the new text',
       rationale: 'with --supersede: why it changed',
       title: 'with --supersede: a new title',
-      choose: 'answer team conflict KEY (conflict:KEY): keep one of its versions (with --version)',
-      version: 'with --choose: the version to keep, by its number in the list (or a record id)',
+      choose: 'answer team conflict item KEY: keep one version (with --version)',
+      version: 'with --choose: the version that stays, by its number in the item or its record id',
     },
     examples: [
       'agentctx review',
+      'agentctx review --choose conflict:01JDQ8… --version 2',
       'agentctx review --json',
       'agentctx review --confirm stale:01JDQ8…',
       'agentctx review --merge pair:01JDQ8…:01JDQ9…',

@@ -68,7 +68,8 @@ export const NOT_FREE_TEXT: Readonly<Record<string, readonly string[]>> = {
   session_shown: ['session_id', 'record_id', 'via', 'shown_at', 'verdict', 'evidence', 'judged_at'],
   record_usage: ['record_id', 'last_shown_at', 'last_used_at'],
   record_changes: ['epoch'],
-  // which backend each extraction used (migration 15): names, counts and agentctx's own reason
+  // which backend an extraction used (migration 15); `reason` is passed through the redaction
+  // gate when it is written (it may quote a model's error)
   extraction_runs: [
     'project_id',
     'session_id',
@@ -80,7 +81,7 @@ export const NOT_FREE_TEXT: Readonly<Record<string, readonly string[]>> = {
     'model',
     'reason',
   ],
-  // a team block changed on both sides (migration 16): its key, the records' ids and their dates
+  // a team conflict's record ids and the dates the file gave its versions (migration 16)
   team_conflicts: ['project_id', 'key', 'record_ids', 'dates', 'detected_at'],
 };
 

@@ -74,7 +74,8 @@ function recordRun(a: App, s: SessionExtractSummary, decision: BackendDecision |
     model: used === 'claude-cli' ? cliModel(a.config.llm, a.env) : used ? a.config.llm.model : null,
     calls: s.input?.calls ?? 0,
     cost_usd: s.cost_usd,
-    reason: s.mode === 'rules' ? (s.reason ?? 'no model') : (decision?.reason ?? ''),
+    // through the gate: a model's error may quote what it was sent
+    reason: a.redact(s.mode === 'rules' ? (s.reason ?? 'no model') : (decision?.reason ?? '')),
   });
 }
 

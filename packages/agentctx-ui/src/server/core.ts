@@ -11,8 +11,7 @@ export * from '@agentctxhq/agentctx/ui-core';
 declare const __AGENTCTX_UI_VERSION__: string | undefined;
 
 /** This dashboard's version: its package.json's at build time (the sources run as the core's). */
-export const UI_VERSION: string =
-  typeof __AGENTCTX_UI_VERSION__ === 'string' ? __AGENTCTX_UI_VERSION__ : VERSION;
+const UI_VERSION: string = typeof __AGENTCTX_UI_VERSION__ === 'string' ? __AGENTCTX_UI_VERSION__ : VERSION;
 
 /** Why this dashboard cannot run on the installed agentctx, or null when their versions match. */
 export function coreMismatch(core: string = VERSION, ui: string = UI_VERSION): string | null {

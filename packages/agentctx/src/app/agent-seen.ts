@@ -8,7 +8,7 @@ import type { Paths } from './paths.js';
  * The last session each agent started, as its SessionStart hook saw it: `<home>/agents/<agent>.json`
  * (one small file rewritten per session start; `status` and `doctor` read it).
  */
-export interface AgentSeen {
+interface AgentSeen {
   session_id: string;
   cwd: string;
   at: string;

@@ -84,7 +84,7 @@ function readOrNull(path: string): string | null {
  * Write a user file atomically, keeping its permissions, and writing through a symlink (dotfile
  * managers link settings files) rather than replacing the link.
  */
-function writeUserFile(path: string, text: string, newMode = 0o600): void {
+export function writeUserFile(path: string, text: string, newMode = 0o600): void {
   let target = path;
   let mode = newMode;
   try {

@@ -40,7 +40,7 @@ function isOurCommand(command: unknown): boolean {
   return typeof command === 'string' && command.trim().startsWith(OUR_COMMAND_PREFIX);
 }
 
-export function hookCommand(spec: HookSpec): string {
+function hookCommand(spec: HookSpec): string {
   return `${OUR_COMMAND_PREFIX}${spec.slug}${spec.agent ? ` --agent ${spec.agent}` : ''}`;
 }
 

@@ -17,7 +17,7 @@ export type TranscriptEvent =
   | { kind: 'tool_result'; toolUseId: string; summary: string; isError: boolean; at?: string }
   | { kind: 'compact_summary'; text: string; at?: string };
 
-interface TranscriptRead {
+export interface TranscriptRead {
   events: TranscriptEvent[];
   /** Byte offset just past the last complete line read: where the next read starts. */
   endOffset: number;
@@ -65,7 +65,7 @@ function filesOf(name: string, input: Json): string[] {
 }
 
 /** What a tool call did, in one short line: the command, the file, the pattern. */
-function summariseToolInput(name: string, input: unknown): string {
+export function summariseToolInput(name: string, input: unknown): string {
   if (!isObject(input)) return '';
   for (const key of ['command', ...FILE_KEYS, 'pattern', 'url', 'query', 'description', 'prompt']) {
     const v = input[key];

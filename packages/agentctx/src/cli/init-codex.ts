@@ -12,8 +12,8 @@ import { AgentctxError } from '../shared/errors.js';
 type Env = Record<string, string | undefined>;
 
 /** The agents `init --agent` takes; `all` is every one found on the machine. */
-export const INIT_AGENTS = ['claude-code', 'codex', 'all'] as const;
-export type InitAgent = (typeof INIT_AGENTS)[number];
+const INIT_AGENTS = ['claude-code', 'codex', 'all'] as const;
+type InitAgent = (typeof INIT_AGENTS)[number];
 
 export function parseInitAgent(v: unknown): InitAgent {
   if (v === undefined) return 'claude-code';

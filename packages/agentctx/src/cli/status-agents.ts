@@ -10,7 +10,7 @@ import { codexInstalledHooks, ourCodexHooks } from '../codex/install.js';
 import { AGENT_LABELS, type HookAgent } from '../shared/agents.js';
 
 /** One agent as `status` lists it. */
-export interface AgentStatus {
+interface AgentStatus {
   agent: HookAgent;
   /** The events agentctx's hooks are registered for there (empty: not registered). */
   hooks: string[];

@@ -38,7 +38,7 @@ export function findCodexCli(env: Env): string | null {
   return null;
 }
 
-export interface AppServer {
+interface AppServer {
   request(method: string, params: unknown): Promise<Record<string, unknown>>;
   close(): void;
 }

@@ -44,7 +44,7 @@ function writeState(file: string, state: Record<string, CodexState>): void {
 
 const readOrNull = (p: string) => (existsSync(p) ? readFileSync(p, 'utf8') : null);
 
-export interface CodexTrustReport {
+interface CodexTrustReport {
   status: 'trusted' | 'already' | 'skipped' | 'failed';
   /** The hook keys trusted now. */
   keys: string[];

@@ -92,7 +92,7 @@ function toolResult(p: Json, at: string | undefined): TranscriptEvent {
 }
 
 /** One rollout line into zero or more events. Exported for tests. */
-export function eventsOfRolloutLine(obj: Json): TranscriptEvent[] {
+function eventsOfRolloutLine(obj: Json): TranscriptEvent[] {
   const at = typeof obj.timestamp === 'string' ? obj.timestamp : undefined;
   const p = isObject(obj.payload) ? obj.payload : undefined;
   if (!p) return [];

@@ -4,7 +4,7 @@
  * tables and removes them again, so every byte of the user's text stays as it was.
  */
 
-export interface TableHeader {
+interface TableHeader {
   /** The header's key path, unquoted: `[hooks.state."a:b"]` → ['hooks', 'state', 'a:b']. */
   path: string[];
   /** `[[x]]` */
@@ -16,7 +16,7 @@ export interface TableHeader {
 }
 
 /** Parse a dotted key (`a . "b c" . 'd'`); null when it is not one. */
-export function parseKeyPath(src: string): string[] | null {
+function parseKeyPath(src: string): string[] | null {
   const out: string[] = [];
   let i = 0;
   const ws = () => {

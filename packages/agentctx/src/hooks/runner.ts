@@ -88,11 +88,6 @@ function keep(chunks: Buffer[], state: { size: number }, buf: Buffer, n: number)
   state.size += n;
 }
 
-/** The JSON a handler's result becomes for `agent` (Claude Code by default), or '' for nothing. */
-export function renderOutput(name: HookName, result: HookResult, agent: HookAgent = 'claude-code'): string {
-  return HOOK_ADAPTERS[agent].render(name, result);
-}
-
 /** One event's handler. */
 export type Handler<K extends HookName> = (
   event: Extract<HookEvent, { kind: K }>,

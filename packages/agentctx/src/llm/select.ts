@@ -12,7 +12,7 @@ interface LlmSettings {
 type BackendId = 'api' | 'claude-cli';
 
 /** Which backend extraction would use now, and why (for `status`, `init` and the extract log). */
-interface BackendDecision {
+export interface BackendDecision {
   configured: LlmSettings['backend'];
   active: BackendId | null;
   reason: string;
@@ -82,7 +82,7 @@ function envNumber(v: string | undefined, ok: (n: number) => boolean): number | 
 }
 
 /** The model name the claude CLI gets: the alias `haiku` for the default Haiku model. */
-function cliModel(settings: LlmSettings, env: Env): string {
+export function cliModel(settings: LlmSettings, env: Env): string {
   const override = env.AGENTCTX_CLAUDE_CLI_MODEL?.trim();
   if (override) return override;
   return /^claude-haiku-4-5/.test(settings.model) ? 'haiku' : settings.model;

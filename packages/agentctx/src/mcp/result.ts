@@ -22,7 +22,7 @@ interface ToolError extends Json {
 }
 
 /** A domain or store failure as the structured error object (`storePath` names a damaged store). */
-function toToolError(thrown: unknown, storePath = 'agentctx.db'): ToolError {
+export function toToolError(thrown: unknown, storePath = 'agentctx.db'): ToolError {
   const err = isDamagedStore(thrown) ? damagedStore(storePath, thrown) : thrown;
   if (err instanceof AgentctxError) {
     const { degraded, ...details } = err.details as Json;

@@ -7,7 +7,7 @@
 export const HOOK_AGENTS = ['claude-code', 'codex'] as const;
 export type HookAgent = (typeof HOOK_AGENTS)[number];
 
-export const DEFAULT_AGENT: HookAgent = 'claude-code';
+const DEFAULT_AGENT: HookAgent = 'claude-code';
 
 export function isHookAgent(v: unknown): v is HookAgent {
   return typeof v === 'string' && (HOOK_AGENTS as readonly string[]).includes(v);

@@ -4,7 +4,7 @@ import { countByType } from '../../storage/records-repo.js';
 import { LIST_SEPARATOR, PROFILE_KEYS, type ProfileKey, profileKeyOfTitle } from './profile-keys.js';
 
 /** The `ctx_project` result (CONTRACTS.md §ctx-project), assembled from stored `profile` records. */
-export interface ProjectProfile {
+interface ProjectProfile {
   name: string;
   project_id: string;
   stack: string[];

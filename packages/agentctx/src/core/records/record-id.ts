@@ -9,7 +9,7 @@ import type { Db } from '../../storage/open.js';
 import { getRecord, recordsByIdPrefix } from '../../storage/records-repo.js';
 
 /** The shortest start of an id taken as a prefix: shorter ones match too much to be meant. */
-export const MIN_PREFIX = 4;
+const MIN_PREFIX = 4;
 
 /**
  * The record the namespaces may see with this id or id prefix; `what` names the thing in the

@@ -21,7 +21,7 @@ interface ActDeps {
   teamImport?: () => Promise<unknown>;
 }
 
-export interface ActInput {
+interface ActInput {
   /** choose: the version that stays, by number (date order, 1 = oldest) or record id. */
   version?: string;
   body?: string;

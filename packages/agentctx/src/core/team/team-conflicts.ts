@@ -17,9 +17,9 @@ import { type RecordsDeps, supersedeRecord } from '../records/records.js';
 
 const WHY = /\n\nWhy it changed: [^\n]*$/;
 
-export const CHOSEN_RATIONALE = 'chosen in agentctx review over the other version of a team conflict';
+const CHOSEN_RATIONALE = 'chosen in agentctx review over the other version of a team conflict';
 
-export interface ConflictVersion {
+interface ConflictVersion {
   id: string;
   title: string;
   body: string;

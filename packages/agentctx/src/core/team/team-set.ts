@@ -21,7 +21,7 @@ export interface LinkState {
   head: ContextRecord | undefined;
 }
 
-interface TeamEntry {
+export interface TeamEntry {
   key: string;
   head: ContextRecord;
   /** The links naming this chain (more than one after two clones exported the same fact). */

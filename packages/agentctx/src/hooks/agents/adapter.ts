@@ -20,7 +20,7 @@ export interface HookAdapter {
 }
 
 /** The hook event names the agents share (Claude Code's; Codex uses the same in hooks.json). */
-export const EVENT_NAMES: Record<HookName, string> = {
+const EVENT_NAMES: Record<HookName, string> = {
   'session-start': 'SessionStart',
   'user-prompt-submit': 'UserPromptSubmit',
   stop: 'Stop',

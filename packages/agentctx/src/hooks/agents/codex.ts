@@ -8,7 +8,7 @@ import { fitToCap, utf8Bytes } from './fit.js';
  * four bytes of UTF-8 (ceil(bytes / 4)); past it the text becomes a head-and-tail preview with
  * the rest spilled to a file. So 10,000 bytes is the most that arrives whole.
  */
-export const CODEX_CONTEXT_TOKENS = 2_500;
+const CODEX_CONTEXT_TOKENS = 2_500;
 export const CODEX_CONTEXT_BYTES = CODEX_CONTEXT_TOKENS * 4;
 
 /** The files a Codex `apply_patch` call names (`*** Add File: p`, `*** Update File: p`). */

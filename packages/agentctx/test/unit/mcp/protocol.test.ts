@@ -131,7 +131,9 @@ describe('the MCP protocol (tools only, JSON-RPC over stdio)', () => {
     const h = harness();
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
     const serverInfo = { 'io.modelcontextprotocol/serverInfo': { name: 'agentctx', version: '9.9.9' } };
-    expect(await h.ask({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } })).toEqual({
+    expect(
+      await h.ask({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }),
+    ).toEqual({
       jsonrpc: '2.0',
       id: 1,
       result: {
@@ -145,7 +147,12 @@ describe('the MCP protocol (tools only, JSON-RPC over stdio)', () => {
     const list = (await h.ask({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } })) as {
       result: Record<string, unknown>;
     };
-    expect(list.result).toMatchObject({ ttlMs: 0, cacheScope: 'private', resultType: 'complete', _meta: serverInfo });
+    expect(list.result).toMatchObject({
+      ttlMs: 0,
+      cacheScope: 'private',
+      resultType: 'complete',
+      _meta: serverInfo,
+    });
     expect((list.result.tools as unknown[]).length).toBe(1);
     const call = (await h.ask({
       jsonrpc: '2.0',
@@ -160,7 +167,12 @@ describe('the MCP protocol (tools only, JSON-RPC over stdio)', () => {
     });
     // no initialize in 2026-07-28
     expect(
-      await h.ask({ jsonrpc: '2.0', id: 4, method: 'initialize', params: { _meta: meta, protocolVersion: '2026-07-28' } }),
+      await h.ask({
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'initialize',
+        params: { _meta: meta, protocolVersion: '2026-07-28' },
+      }),
     ).toMatchObject({ id: 4, error: { code: METHOD_NOT_FOUND } });
     // a version it does not speak: -32022, naming the ones it does
     expect(
@@ -180,7 +192,11 @@ describe('the MCP protocol (tools only, JSON-RPC over stdio)', () => {
       },
     });
     // a 2025 request (no version in _meta) is answered as before: no resultType
-    expect(await h.ask({ jsonrpc: '2.0', id: 6, method: 'ping' })).toEqual({ jsonrpc: '2.0', id: 6, result: {} });
+    expect(await h.ask({ jsonrpc: '2.0', id: 6, method: 'ping' })).toEqual({
+      jsonrpc: '2.0',
+      id: 6,
+      result: {},
+    });
   });
 
   it('answers a batch as one under 2025-03-26, and refuses each request of it under any other version', async () => {

@@ -82,12 +82,12 @@ export const extractionAnswerSchema = z.object({
   preferences: z.array(preferenceSchema).describe('How this developer likes to work.'),
   conventions: z.array(conventionSchema).describe('Rules about how code is written in this project.'),
   active_work: activeWorkSchema,
-  // not in SPEC §6's schema, and optional: bugfix-stubs.ts
+  // not in the output schema of CONTRACTS.md §extraction-output, and optional: bugfix-stubs.ts
   bugfix_enrichments: bugfixEnrichmentsSchema.optional(),
   gotchas: z
     .array(gotchaSchema)
     .describe('Non-obvious behaviour of the codebase or its tools that bit or would bite.'),
-  // optional: an answer in SPEC §6's shape alone is still valid (Claude Code's StructuredOutput,
+  // optional: an answer in the shape of §extraction-output alone is still valid (Claude Code's StructuredOutput,
   // behind the claude-cli backend, rejects an answer missing a required field)
   reinforces: z
     .array(reinforcementEntrySchema)

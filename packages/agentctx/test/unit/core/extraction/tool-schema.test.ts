@@ -83,7 +83,7 @@ describe('the record_context tool schema, generated from the ingest schema', () 
         'reinforces',
       ].sort(),
     );
-    // SPEC §6's sections are required; the two additions stay optional
+    // the sections of CONTRACTS.md §extraction-output are required; the two additions stay optional
     expect(schema.required!.sort()).toEqual(
       ['active_work', 'conventions', 'decisions', 'flush_ok', 'gotchas', 'preferences'].sort(),
     );

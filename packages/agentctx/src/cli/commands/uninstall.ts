@@ -8,6 +8,8 @@ import { AgentctxError } from '../../shared/errors.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
 import {
+  type AgentFailure,
+  failureLines,
   hookFileLines,
   othersUninstallLines,
   parseAgentChoice,
@@ -54,8 +56,9 @@ export const command: Command = {
       (agent === 'all' && (existsSync(codexState) || Object.keys(codexInstalledHooks(a.env)).length > 0));
     const codex = withCodex ? uninstallFromCodex({ env: a.env, stateFile: codexState }) : null;
     const agentsState = join(a.paths.home, 'agents-install-state.json');
-    const others = uninstallOthers(agent, a.env, agentsState);
-    const hookFiles = uninstallHookFileAgents(agent, a.env, agentsState);
+    const failures: AgentFailure[] = [];
+    const others = uninstallOthers(agent, a.env, agentsState, failures);
+    const hookFiles = uninstallHookFileAgents(agent, a.env, agentsState, failures);
     const skipped = { path: '', changed: false, added: [], updated: [], removed: [] };
     const report =
       agent !== 'claude-code' && agent !== 'all'
@@ -79,6 +82,7 @@ export const command: Command = {
       codex,
       agents: others,
       hookFileAgents: hookFiles,
+      agentFailures: failures,
       purged: purge ? home : null,
     };
     const claudeLines = [
@@ -94,11 +98,12 @@ export const command: Command = {
       ...(codex ? codexUninstallLines(codex) : []),
       ...othersUninstallLines(others),
       ...hookFileLines(hookFiles, 'uninstall'),
+      ...failureLines(failures, 'uninstall'),
       purge ? `deleted ${home}` : `kept ${home} (--purge deletes it)`,
       ...plugin.map(
         (id) => `plugin: ${id} is still enabled in Claude Code (claude plugin uninstall ${id} removes it)`,
       ),
     ];
-    return { json, text: lines.join('\n') };
+    return { json, text: lines.join('\n'), ...(failures.length > 0 ? { exitCode: 1 } : {}) };
   },
 };

@@ -10,6 +10,7 @@ import { folderPrivacy, snapshotReason } from '../../storage/open.js';
 import { countByConfidence, countByType } from '../../storage/records-repo.js';
 import { listSessions, sessionTotals, tokenWindows } from '../../storage/sessions-repo.js';
 import type { Command } from '../command.js';
+import { agentsStatus } from '../status-agents.js';
 import { autoMemoryStatus } from '../status-auto-memory.js';
 import { embeddingStatus } from '../status-embeddings.js';
 import { ladderStatus } from '../status-ladder.js';
@@ -62,6 +63,7 @@ export const command: Command = {
     const reg = registration(a.env, a.project.root);
     const incognito = readIncognito(a.paths);
     const autoMemory = autoMemoryStatus(a.env, a.project);
+    const agents = await agentsStatus(a);
     const json = {
       project_id: a.project.id,
       project: a.project.name,
@@ -96,6 +98,7 @@ export const command: Command = {
       ...semantic.json,
       ...ladder.json,
       ...autoMemory.json,
+      ...agents.json,
       llm: {
         backend: backend.configured,
         active: backend.active,
@@ -119,6 +122,7 @@ export const command: Command = {
           ]
         : []),
       `claude    ${describeRegistration(reg)}`,
+      ...agents.lines,
       `incognito ${describeIncognito(incognito)}`,
       `records   ${RECORD_TYPES.map((t) => `${t} ${counts[t]}`).join(', ')}`,
       `trust     ${CONFIDENCES.map((c) => `${c} ${confidence[c]}`).join(', ')}`,

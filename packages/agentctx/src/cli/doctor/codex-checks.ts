@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { agentSeen, ago } from '../../app/agent-seen.js';
 import type { App } from '../../app/context.js';
 import { findCodexCli, listHooksWithWarnings, openAppServer } from '../../codex/app-server.js';
 import { hasTable, MCP_TABLE } from '../../codex/config-file.js';
@@ -81,11 +82,16 @@ export async function codexCheck(a: App): Promise<Check | null> {
         FIX,
         details,
       );
+    const seen = agentSeen(a.paths, 'codex');
+    const last = seen ? `last session ${ago(seen.at, a.clock())}` : 'no Codex session seen yet';
     return ok(
       'codex',
       'codex',
-      `${ours.length} hooks registered and trusted; MCP server in config.toml`,
-      details,
+      `${ours.length} hooks registered and trusted; MCP server in config.toml; ${last}`,
+      {
+        ...details,
+        last_session: seen,
+      },
     );
   } catch (err) {
     return warn(

@@ -1,3 +1,4 @@
+import { recordAgentSeen } from '../../app/agent-seen.js';
 import { currentDigest } from '../../core/digest/current-digest.js';
 import { updateSessionState } from '../../core/injection/session-state.js';
 import { estimateTokens } from '../../shared/tokens.js';
@@ -111,4 +112,20 @@ function digestAtStart(ev: SessionStartEvent, ctx: HookContext): HookResult {
 }
 
 /** SessionStart: the digest, and a line when the team file changed since the last export/import. */
-export const sessionStart = withTeamNotice(digestAtStart, SESSION_START_TOKENS);
+const digestWithNotice = withTeamNotice(digestAtStart, SESSION_START_TOKENS);
+
+/** ...and the agent's last session noted for `status` and `doctor` (one small file; never fails the hook). */
+export function sessionStart(ev: SessionStartEvent, ctx: HookContext): HookResult {
+  if (ev.sessionId) {
+    try {
+      recordAgentSeen(ctx.paths, ctx.agent, {
+        session_id: ev.sessionId,
+        cwd: ctx.cwd,
+        at: ctx.clock().toISOString(),
+      });
+    } catch {
+      // only status's "last session seen"
+    }
+  }
+  return digestWithNotice(ev, ctx);
+}

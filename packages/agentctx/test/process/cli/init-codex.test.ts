@@ -210,4 +210,43 @@ describe.skipIf(!CODEX_BIN)('init --agent codex with the real Codex app server',
     ).toBe(0);
     expect(codexCheck(doctor())).toMatchObject({ status: 'ok' });
   }, 120_000);
+
+  it('status and doctor list each agent: registered, hooks trusted, MCP server, last session seen', () => {
+    const w = world();
+    expect(runAgentctx(['init', '--agent', 'all'], { cwd: w.repo, env: w.env, timeoutMs: 60_000 }).code).toBe(
+      0,
+    );
+    const hook = runAgentctx(['hook', 'session-start', '--agent', 'codex'], {
+      cwd: w.repo,
+      env: w.env,
+      input: JSON.stringify({
+        session_id: 'codex-sess-1',
+        cwd: w.repo,
+        hook_event_name: 'SessionStart',
+        source: 'startup',
+      }),
+    });
+    expect(hook.code).toBe(0);
+    const status = runAgentctx(['status', '--json'], { cwd: w.repo, env: w.env, timeoutMs: 60_000 });
+    expect(status.code, status.stderr).toBe(0);
+    const agents = (JSON.parse(status.stdout) as { agents: Record<string, unknown>[] }).agents;
+    expect(agents.find((x) => x.agent === 'codex')).toMatchObject({
+      hooks: EVENTS,
+      trusted: { trusted: EVENTS.length, of: EVENTS.length },
+      mcp: true,
+      last_session: { session_id: 'codex-sess-1' },
+    });
+    // --agent all registered Claude Code too (through the file: no claude on this PATH)
+    const claude = agents.find((x) => x.agent === 'claude-code') as { hooks: string[]; mcp: boolean };
+    expect(claude.hooks).toContain('SessionStart');
+    expect(claude.mcp).toBe(true);
+    const text = runAgentctx(['status'], { cwd: w.repo, env: w.env, timeoutMs: 60_000 }).stdout;
+    expect(text).toMatch(
+      /agent {5}Codex: hooks for 7 event\(s\), 7\/7 trusted, MCP server registered, last session just now \(codex-sess-1\)/,
+    );
+    const doctor = runAgentctx(['doctor'], { cwd: w.repo, env: w.env, timeoutMs: 60_000 }).stdout;
+    expect(doctor).toContain(
+      '7 hooks registered and trusted; MCP server in config.toml; last session just now',
+    );
+  }, 120_000);
 });

@@ -18,8 +18,8 @@ export function preCompact(ev: PreCompactEvent, ctx: HookContext): HookResult {
       '--transcript',
       ev.transcriptPath,
       '--precompact',
-      // another agent's transcript has its own reader (Claude Code's is the default)
-      ...(ctx.agent === 'claude-code' ? [] : ['--agent', ctx.agent]),
+      '--agent',
+      ctx.agent,
     ]);
   }
   return null;

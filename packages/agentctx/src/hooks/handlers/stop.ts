@@ -15,8 +15,8 @@ export function stop(ev: StopEvent, ctx: HookContext): HookResult {
       ev.sessionId,
       '--transcript',
       ev.transcriptPath,
-      // another agent's transcript has its own reader (Claude Code's is the default)
-      ...(ctx.agent === 'claude-code' ? [] : ['--agent', ctx.agent]),
+      '--agent',
+      ctx.agent,
     ]);
   }
   // the end of every turn waits for this hook: a long consolidation step only defers the fold

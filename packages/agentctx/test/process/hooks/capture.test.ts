@@ -322,9 +322,12 @@ describe('background spawns', () => {
       expect(r.ms).toBeLessThan(3000);
     }
     const log = () => readFileSync(join(w.home, '.agentctx', 'logs', 'background.log'), 'utf8');
-    expect(log()).toContain(`spawn agentctx extract --session-id bg1 --transcript ${transcript}\n`);
+    // the agent whose transcript it is: the extraction reads that agent's format
     expect(log()).toContain(
-      `spawn agentctx extract --session-id bg1 --transcript ${transcript} --precompact\n`,
+      `spawn agentctx extract --session-id bg1 --transcript ${transcript} --agent claude-code\n`,
+    );
+    expect(log()).toContain(
+      `spawn agentctx extract --session-id bg1 --transcript ${transcript} --precompact --agent claude-code\n`,
     );
     expect(log()).toContain(`spawn agentctx consolidate --cwd ${w.repo}\n`);
     const hooksLog = readFileSync(join(w.home, '.agentctx', 'logs', 'hooks.log'), 'utf8');

@@ -12,8 +12,9 @@ import { toolResultEvent } from './gemini-parts.js';
 
 /**
  * OpenCode sessions as agentctx's plugin writes them at each `session.idle`: one message a line,
- * `{info: {id, role, time: {created}}, parts: [...]}`, the shape OpenCode's API (and
- * `opencode export`) gives. Text parts the plugin or OpenCode added (`synthetic`) are not the
+ * `{info: {id, role, time: {created}}, parts: [...]}`, the shape OpenCode's API gives; or the
+ * file `opencode export <session id>` prints (the same messages in one document), for
+ * `agentctx extract --agent opencode --transcript export.json`. Text parts the plugin or OpenCode added (`synthetic`) are not the
  * developer's words; tool parts carry the call and, once done, its output or error.
  */
 
@@ -70,8 +71,21 @@ function eventsOfOpencodeMessage(obj: Json): TranscriptEvent[] {
   return out;
 }
 
+/** `opencode export <id>`: one JSON document `{info, messages: [{info, parts}]}`, or null. */
+function exportDocument(text: string): Json[] | null {
+  if (!/^\s*\{\s*\n/.test(text)) return null;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return isObject(v) && Array.isArray(v.messages) ? v.messages.filter(isObject) : null;
+  } catch {
+    return null;
+  }
+}
+
 export function parseOpencodeText(text: string): Omit<TranscriptRead, 'endOffset'> {
   const events: TranscriptEvent[] = [];
+  const exported = exportDocument(text);
+  if (exported) return { events: exported.flatMap(eventsOfOpencodeMessage), garbage: 0, sidechain: 0 };
   let garbage = 0;
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;

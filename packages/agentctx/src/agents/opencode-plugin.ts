@@ -22,24 +22,42 @@ type Env = Record<string, string | undefined>;
 export const OPENCODE_PLUGIN_MARK = '// agentctx plugin for OpenCode';
 
 export const OPENCODE_PLUGIN_SOURCE = `${OPENCODE_PLUGIN_MARK} (written by \`agentctx init --agent opencode\`; \`agentctx uninstall\` removes it)
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
+// a child process, awaited without blocking OpenCode's event loop; any failure yields ''
 function hook(event, payload) {
-  try {
-    const r = spawnSync('agentctx', ['hook', event, '--agent', 'opencode'], {
-      input: JSON.stringify(payload),
-      encoding: 'utf8',
-      timeout: 15000,
+  return new Promise((resolve) => {
+    let out = '';
+    let child;
+    try {
+      child = spawn('agentctx', ['hook', event, '--agent', 'opencode'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    } catch {
+      return resolve('');
+    }
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
+    child.on('error', () => {
+      clearTimeout(timer);
+      resolve('');
     });
-    const out = r.stdout ? JSON.parse(r.stdout) : null;
-    const text = out && out.hookSpecificOutput && out.hookSpecificOutput.additionalContext;
-    return typeof text === 'string' ? text : '';
-  } catch {
-    return '';
-  }
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.on('close', () => {
+      clearTimeout(timer);
+      try {
+        const v = out ? JSON.parse(out) : null;
+        const text = v && v.hookSpecificOutput && v.hookSpecificOutput.additionalContext;
+        resolve(typeof text === 'string' ? text : '');
+      } catch {
+        resolve('');
+      }
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(JSON.stringify(payload));
+  });
 }
 
 function sessionsDir() {
@@ -52,13 +70,13 @@ export const AgentctxPlugin = async ({ client, directory }) => {
   // once per session, before its first prompt is looked at (as Claude Code orders them)
   const start = (id) => {
     if (!started.has(id)) started.set(id, hook('session-start', { ...base(id, 'SessionStart'), source: 'startup' }));
-    return started.get(id);
+    return started.get(id); // one promise per session: concurrent callers share it
   };
   return {
     'experimental.chat.system.transform': async (input, output) => {
       const id = input && input.sessionID;
       if (!id) return;
-      const text = start(id);
+      const text = await start(id);
       if (text) output.system.push(text);
     },
     'chat.message': async (input, output) => {
@@ -66,13 +84,13 @@ export const AgentctxPlugin = async ({ client, directory }) => {
       const prompt = parts.filter((p) => p.type === 'text' && !p.synthetic).map((p) => p.text).join('\\n');
       const last = parts[parts.length - 1];
       if (!prompt.trim() || !last) return;
-      start(input.sessionID);
-      const text = hook('user-prompt-submit', { ...base(input.sessionID, 'UserPromptSubmit'), prompt });
+      await start(input.sessionID);
+      const text = await hook('user-prompt-submit', { ...base(input.sessionID, 'UserPromptSubmit'), prompt });
       // an id just after the last part's keeps the part in place (OpenCode sorts parts by id)
       if (text) parts.push({ ...last, id: last.id + 'x', type: 'text', text, synthetic: true });
     },
     'tool.execute.after': async (input, output) => {
-      hook('post-tool-use', {
+      await hook('post-tool-use', {
         ...base(input.sessionID, 'PostToolUse'),
         tool_name: input.tool,
         tool_input: input.args || {},
@@ -90,7 +108,7 @@ export const AgentctxPlugin = async ({ client, directory }) => {
         const file = join(dir, id.replace(/[^A-Za-z0-9_-]/g, '_') + '.jsonl');
         writeFileSync(file, (res.data || []).map((m) => JSON.stringify(m)).join('\\n') + '\\n', { mode: 0o600 });
         chmodSync(file, 0o600);
-        hook('stop', { ...base(id, 'Stop'), transcript_path: file });
+        await hook('stop', { ...base(id, 'Stop'), transcript_path: file });
       } catch {
         // no transcript this time: the next idle writes it whole
       }

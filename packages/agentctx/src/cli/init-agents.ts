@@ -21,7 +21,7 @@ import {
   type PluginChange,
   uninstallOpencodePlugin,
 } from '../agents/opencode-install.js';
-import { AgentctxError } from '../shared/errors.js';
+import { AgentctxError, errorMessage } from '../shared/errors.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -80,8 +80,42 @@ type OtherInstallReport = JsonAgentInstallReport & { plugin?: PluginChange };
 type OtherUninstallReport = JsonAgentUninstallReport & { plugin?: PluginChange };
 
 /** Each chosen agent's settings file; OpenCode's plugin module beside its opencode.json. */
-export function installOthers(choice: AgentChoice, env: Env, stateFile: string): OtherInstallReport[] {
-  return selectedOthers(choice, env).map((a) => {
+/** An agent `--agent all` could not set up or clean up (its file is malformed, say). */
+export interface AgentFailure {
+  agent: string;
+  error: string;
+}
+
+/**
+ * Run `fn` for each agent. One named agent: its error is the command's error. `all`: an agent
+ * whose file cannot be read or written is reported in `failures` and the others go on, so a
+ * broken settings file of one agent does not keep agentctx out of (or in) the rest.
+ */
+function each<A extends { id: string }, R>(
+  choice: AgentChoice,
+  agents: readonly A[],
+  failures: AgentFailure[],
+  fn: (a: A) => R,
+): R[] {
+  const out: R[] = [];
+  for (const a of agents) {
+    try {
+      out.push(fn(a));
+    } catch (err) {
+      if (choice !== 'all') throw err;
+      failures.push({ agent: a.id, error: errorMessage(err) });
+    }
+  }
+  return out;
+}
+
+export function installOthers(
+  choice: AgentChoice,
+  env: Env,
+  stateFile: string,
+  failures: AgentFailure[] = [],
+): OtherInstallReport[] {
+  return each(choice, selectedOthers(choice, env), failures, (a) => {
     // the plugin first: a foreign file in its place stops init before opencode.json is edited
     const plugin = a.id === 'opencode' ? installOpencodePlugin(env, stateFile) : undefined;
     return { ...installJsonAgent(a, env, stateFile), ...(plugin ? { plugin } : {}) };
@@ -89,14 +123,19 @@ export function installOthers(choice: AgentChoice, env: Env, stateFile: string):
 }
 
 /** Uninstall from the chosen agents; `all` means every agent whose file holds our entries. */
-export function uninstallOthers(choice: AgentChoice, env: Env, stateFile: string): OtherUninstallReport[] {
+export function uninstallOthers(
+  choice: AgentChoice,
+  env: Env,
+  stateFile: string,
+  failures: AgentFailure[] = [],
+): OtherUninstallReport[] {
   const agents =
     choice === 'all'
       ? OTHER_AGENTS.filter(
           (a) => existsSync(a.settingsPath(env)) || (a.id === 'opencode' && existsSync(a.home(env))),
         )
       : OTHER_AGENTS.filter((a) => a.id === choice);
-  return agents.map((a) => {
+  return each(choice, agents, failures, (a) => {
     // opencode.json first: the plugin's folders (which init created before it) go last
     const report = uninstallJsonAgent(a, env, stateFile);
     const plugin = a.id === 'opencode' ? uninstallOpencodePlugin(env, stateFile) : undefined;
@@ -109,20 +148,30 @@ const LABEL = Object.fromEntries(
 ) as Record<string, string>;
 
 /** Cursor and Copilot CLI: their hook file and MCP file. */
-export function installHookFileAgents(choice: AgentChoice, env: Env, stateFile: string): HookFileReport[] {
+export function installHookFileAgents(
+  choice: AgentChoice,
+  env: Env,
+  stateFile: string,
+  failures: AgentFailure[] = [],
+): HookFileReport[] {
   const agents =
     choice === 'all'
       ? HOOK_FILE_AGENTS.filter((a) => agentFound(a, env))
       : HOOK_FILE_AGENTS.filter((a) => a.id === choice);
-  return agents.map((a) => installHookFileAgent(a, env, stateFile));
+  return each(choice, agents, failures, (a) => installHookFileAgent(a, env, stateFile));
 }
 
-export function uninstallHookFileAgents(choice: AgentChoice, env: Env, stateFile: string): HookFileReport[] {
+export function uninstallHookFileAgents(
+  choice: AgentChoice,
+  env: Env,
+  stateFile: string,
+  failures: AgentFailure[] = [],
+): HookFileReport[] {
   const agents =
     choice === 'all'
       ? HOOK_FILE_AGENTS.filter((a) => existsSync(a.hooksPath(env)) || existsSync(a.mcpPath(env)))
       : HOOK_FILE_AGENTS.filter((a) => a.id === choice);
-  return agents.map((a) => uninstallHookFileAgent(a, env, stateFile));
+  return each(choice, agents, failures, (a) => uninstallHookFileAgent(a, env, stateFile));
 }
 
 export function hookFileLines(reports: readonly HookFileReport[], verb: 'init' | 'uninstall'): string[] {
@@ -135,6 +184,13 @@ export function hookFileLines(reports: readonly HookFileReport[], verb: 'init' |
       : `mcpServers.agentctx ${verb === 'init' ? 'already set up' : 'not there'} (${r.mcp.path})`;
     return `${LABEL[r.agent]}: ${hooks}; ${mcp}`;
   });
+}
+
+export function failureLines(failures: readonly AgentFailure[], verb: 'init' | 'uninstall'): string[] {
+  return failures.map(
+    (f) =>
+      `${LABEL[f.agent]}: not ${verb === 'init' ? 'set up' : 'cleaned up'}: ${f.error} (then agentctx ${verb} --agent ${f.agent})`,
+  );
 }
 
 export function othersInitLines(reports: readonly OtherInstallReport[]): string[] {

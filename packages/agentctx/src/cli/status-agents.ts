@@ -8,6 +8,7 @@ import { hasTable, MCP_TABLE } from '../codex/config-file.js';
 import { codexConfigPath, codexHome, codexHooksPath } from '../codex/hooks-file.js';
 import { codexInstalledHooks, ourCodexHooks } from '../codex/install.js';
 import { AGENT_LABELS, type HookAgent } from '../shared/agents.js';
+import { otherAgentsStatus } from './status-other-agents.js';
 
 /** One agent as `status` lists it. */
 interface AgentStatus {
@@ -72,6 +73,7 @@ export async function agentsStatus(a: App): Promise<{ json: { agents: AgentStatu
       mcp: codexMcp,
       last_session: agentSeen(a.paths, 'codex'),
     },
+    ...otherAgentsStatus(a),
   ];
   const now = a.clock();
   const lines = agents

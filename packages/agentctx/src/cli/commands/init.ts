@@ -11,6 +11,8 @@ import { ensurePrivateDir } from '../../storage/open.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
 import {
+  type AgentFailure,
+  failureLines,
   hookFileLines,
   installHookFileAgents,
   installOthers,
@@ -99,8 +101,9 @@ export const command: Command = {
         })
       : null;
     const agentsState = join(a.paths.home, 'agents-install-state.json');
-    const others = installOthers(agent, a.env, agentsState);
-    const hookFiles = installHookFileAgents(agent, a.env, agentsState);
+    const failures: AgentFailure[] = [];
+    const others = installOthers(agent, a.env, agentsState, failures);
+    const hookFiles = installHookFileAgents(agent, a.env, agentsState, failures);
     void a.db; // create the store and run its migrations now, not inside the first hook
     const root = resolve(a.project.root);
     const home = resolve(a.env.HOME || homedir());
@@ -116,6 +119,7 @@ export const command: Command = {
       codex,
       agents: others,
       hookFileAgents: hookFiles,
+      agentFailures: failures,
       project: { id: a.project.id, name: a.project.name, root: a.project.root },
       llm: decideBackend(a.config.llm, a.env),
       profile: profile && {
@@ -148,6 +152,7 @@ export const command: Command = {
       ...(codex ? codexInitLines(codex) : []),
       ...othersInitLines(others),
       ...hookFileLines(hookFiles, 'init'),
+      ...failureLines(failures, 'init'),
       ...(agent === 'claude-code' && codexFound(a.env)
         ? ['also found: Codex (agentctx init --agent codex registers agentctx there too)']
         : []),
@@ -210,6 +215,7 @@ export const command: Command = {
         ...(failed ? { exitCode: 1 } : {}),
       };
     }
-    return { json, text: lines.join('\n'), ...(codex?.trust.status === 'failed' ? { exitCode: 1 } : {}) };
+    const failed = codex?.trust.status === 'failed' || failures.length > 0;
+    return { json, text: lines.join('\n'), ...(failed ? { exitCode: 1 } : {}) };
   },
 };

@@ -9,6 +9,8 @@ import { AgentctxError } from '../../shared/errors.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
 import {
+  type AgentFailure,
+  failureLines,
   hookFileLines,
   othersUninstallLines,
   parseAgentChoice,
@@ -84,8 +86,9 @@ export const command: Command = {
       (agent === 'all' && (existsSync(codexState) || Object.keys(codexInstalledHooks(a.env)).length > 0));
     const codex = withCodex ? uninstallFromCodex({ env: a.env, stateFile: codexState }) : null;
     const agentsState = join(a.paths.home, 'agents-install-state.json');
-    const others = uninstallOthers(agent, a.env, agentsState);
-    const hookFiles = uninstallHookFileAgents(agent, a.env, agentsState);
+    const failures: AgentFailure[] = [];
+    const others = uninstallOthers(agent, a.env, agentsState, failures);
+    const hookFiles = uninstallHookFileAgents(agent, a.env, agentsState, failures);
     const skipped = { path: '', changed: false, added: [], updated: [], removed: [] };
     const report =
       agent !== 'claude-code' && agent !== 'all'
@@ -111,6 +114,7 @@ export const command: Command = {
       codex,
       agents: others,
       hookFileAgents: hookFiles,
+      agentFailures: failures,
       purged: purge ? home : null,
       ...(purge ? { session_files_removed: sessionFiles } : {}),
     };
@@ -127,6 +131,7 @@ export const command: Command = {
       ...(codex ? codexUninstallLines(codex) : []),
       ...othersUninstallLines(others),
       ...hookFileLines(hookFiles, 'uninstall'),
+      ...failureLines(failures, 'uninstall'),
       purge
         ? `deleted ${home}${sessionFiles ? ` and ${sessionFiles} session file${sessionFiles === 1 ? '' : 's'} in ${a.paths.tmp}` : ''}`
         : `kept ${home} (--purge deletes it)`,
@@ -135,6 +140,6 @@ export const command: Command = {
           `plugin: ${id} is still enabled in Claude Code: claude plugin uninstall ${id}, then claude plugin marketplace remove ${id.split('@')[1] ?? id} removes its marketplace`,
       ),
     ];
-    return { json, text: lines.join('\n') };
+    return { json, text: lines.join('\n'), ...(failures.length > 0 ? { exitCode: 1 } : {}) };
   },
 };

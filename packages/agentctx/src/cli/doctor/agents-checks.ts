@@ -32,7 +32,7 @@ function jsonAgentState(agent: JsonSettingsAgent, env: Env) {
     agent.id !== 'opencode' ||
     (existsSync(opencodePluginPath(env)) &&
       readFileSync(opencodePluginPath(env), 'utf8').startsWith(OPENCODE_PLUGIN_MARK));
-  return { registered: events.length > 0 || (agent.id === 'opencode' && plugin), missing, plugin };
+  return { registered: events.length > 0 || (agent.id === 'opencode' && plugin), events, missing, plugin };
 }
 
 function hookFileState(agent: HookFileAgent, env: Env) {
@@ -44,7 +44,7 @@ function hookFileState(agent: HookFileAgent, env: Env) {
     )
     .map(([k]) => k);
   const missing = agent.specs.map((s) => s.event).filter((e) => !events.includes(e));
-  return { registered: events.length > 0, missing, plugin: true };
+  return { registered: events.length > 0, events, missing, plugin: true };
 }
 
 /**
@@ -52,30 +52,29 @@ function hookFileState(agent: HookFileAgent, env: Env) {
  * whether agentctx's hooks (OpenCode: its plugin module) and MCP server are in its files.
  * None of them needs hooks approved. Null for an agent that is neither.
  */
-export function otherAgentChecks(a: App): Check[] {
-  const out: Check[] = [];
-  const agents: {
-    id: string;
-    label: string;
-    mcp: boolean;
-    state: ReturnType<typeof hookFileState>;
-    found: boolean;
-  }[] = [
+/** What of agentctx each other agent's files hold, and whether the agent is on this machine. */
+export function otherAgentRegistrations(env: Env) {
+  return [
     ...[QWEN, GEMINI, OPENCODE].map((g) => ({
       id: g.id,
       label: g.label,
-      mcp: hasServer(g.settingsPath(a.env), g.serversKey ?? 'mcpServers'),
-      state: jsonAgentState(g, a.env),
-      found: agentFound(g, a.env),
+      mcp: hasServer(g.settingsPath(env), g.serversKey ?? 'mcpServers'),
+      state: jsonAgentState(g, env),
+      found: agentFound(g, env),
     })),
     ...[CURSOR, COPILOT].map((g) => ({
       id: g.id,
       label: g.label,
-      mcp: hasServer(g.mcpPath(a.env), 'mcpServers'),
-      state: hookFileState(g, a.env),
-      found: agentFound(g, a.env),
+      mcp: hasServer(g.mcpPath(env), 'mcpServers'),
+      state: hookFileState(g, env),
+      found: agentFound(g, env),
     })),
   ];
+}
+
+export function otherAgentChecks(a: App): Check[] {
+  const out: Check[] = [];
+  const agents = otherAgentRegistrations(a.env);
   for (const g of agents) {
     const fix = `run agentctx init --agent ${g.id}`;
     if (!g.state.registered && !g.mcp) {

@@ -50,3 +50,29 @@ describe('doctor and the other agents', () => {
     expect(c.qwen?.summary).toContain('hooks missing for UserPromptSubmit');
   });
 });
+
+describe('status and the other agents', () => {
+  it('lists an agent registered by init, and the last session its hooks saw', () => {
+    expect(runAgentctx(['init', '--agent', 'gemini'], { cwd: repo, env }).code).toBe(0);
+    const hook = runAgentctx(['hook', 'session-start', '--agent', 'gemini'], {
+      cwd: repo,
+      env,
+      input: JSON.stringify({
+        session_id: 'gem-s1',
+        cwd: repo,
+        hook_event_name: 'SessionStart',
+        source: 'startup',
+      }),
+    });
+    expect(hook.code).toBe(0);
+    const r = runAgentctx(['status'], { cwd: repo, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /agent {5}Gemini CLI: hooks for 5 event\(s\), MCP server registered, last session .*\(gem-s1\)/,
+    );
+    const j = JSON.parse(runAgentctx(['status', '--json'], { cwd: repo, env }).stdout) as {
+      agents: { agent: string; hooks: string[]; mcp: boolean }[];
+    };
+    expect(j.agents.find((x) => x.agent === 'gemini')).toMatchObject({ mcp: true });
+  });
+});

@@ -137,3 +137,35 @@ describe('init then uninstall --agent, for each agent beyond Claude Code and Cod
     }, 180_000);
   }
 });
+
+describe('one agent’s broken settings file', () => {
+  it('init and uninstall --agent all go on with the others, say which failed, change nothing there, exit 1', () => {
+    const home = join(tmp.path, 'broken');
+    mkdirSync(join(home, 'tmp'), { recursive: true });
+    const repo = fakeRepo(home, 'repo', null);
+    mkdirSync(join(home, '.qwen'), { recursive: true });
+    mkdirSync(join(home, '.gemini'), { recursive: true });
+    const broken = '{ "hooks": { oops }\n';
+    writeFileSync(join(home, '.gemini', 'settings.json'), broken);
+    const env = isolatedEnv(home, { TMPDIR: join(home, 'tmp') });
+
+    const named = runAgentctx(['init', '--agent', 'gemini'], { cwd: repo, env });
+    expect(named.code).not.toBe(0);
+    expect(named.stderr).toContain('settings.json is not valid JSON');
+
+    const init = runAgentctx(['init', '--agent', 'all', '--no-claude-cli'], { cwd: repo, env });
+    expect(init.code).toBe(1);
+    expect(init.stdout).toMatch(
+      /Gemini CLI: not set up: .*settings\.json is not valid JSON.*\(then agentctx init --agent gemini\)/,
+    );
+    expect(init.stdout).toContain('Qwen Code: added hooks');
+    expect(read(join(home, '.gemini', 'settings.json'))).toBe(broken);
+
+    const un = runAgentctx(['uninstall'], { cwd: repo, env });
+    expect(un.code).toBe(1);
+    expect(un.stdout).toContain('Gemini CLI: not cleaned up:');
+    expect(un.stdout).toContain('Qwen Code: removed hooks');
+    expect(existsSync(join(home, '.qwen', 'settings.json'))).toBe(false);
+    expect(read(join(home, '.gemini', 'settings.json'))).toBe(broken);
+  });
+});

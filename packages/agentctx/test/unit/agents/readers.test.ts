@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { geminiChatReader, parseGeminiChatText } from '../../../src/agents/gemini-chat.js';
-import { parseOpencodeText } from '../../../src/agents/opencode-messages.js';
+import { opencodeMessagesReader, parseOpencodeText } from '../../../src/agents/opencode-messages.js';
 import { parseQwenChatText, qwenChatReader } from '../../../src/agents/qwen-chat.js';
 import { buildRuleHandover } from '../../../src/core/extraction/rule-handover.js';
 import { PACKAGE_ROOT } from '../../support/cli.js';
@@ -132,6 +132,16 @@ describe('OpenCode messages', () => {
     expect(r.events[2]).toMatchObject({ name: 'Bash', summary: 'node settle.js' });
     expect(r.events[3]).toMatchObject({ isError: true });
     expect(r.events[4]).toMatchObject({ name: 'Edit', files: ['/r/settle.js'] });
+  });
+});
+
+describe('OpenCode export', () => {
+  it('the file `opencode export <id>` prints (1.18.33) reads as the same messages', () => {
+    const r = opencodeMessagesReader.read(join(FIXTURES, 'opencode-1.18.33-export.json'), 0);
+    expect(r.events.map((e) => e.kind)).toEqual(['user', 'assistant']);
+    // the typed prompt, not the part agentctx's plugin (here: a probe) added
+    expect(r.events[0]).toMatchObject({ text: '"hello there"' });
+    expect(r.events[1]).toMatchObject({ text: 'ok' });
   });
 });
 

@@ -65,7 +65,8 @@ describe('status and the other agents', () => {
       }),
     });
     expect(hook.code).toBe(0);
-    const r = runAgentctx(['status'], { cwd: repo, env });
+    // the per-agent lines are details: status shows them with --verbose
+    const r = runAgentctx(['status', '--verbose'], { cwd: repo, env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
       /agent {5}Gemini CLI: hooks for 5 event\(s\), MCP server registered, last session .*\(gem-s1\)/,

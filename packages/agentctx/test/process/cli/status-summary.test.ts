@@ -3,7 +3,7 @@ import { isolatedEnv, runAgentctx, runJson } from '../../support/cli.js';
 import { fakeRepo, tempDir } from '../../support/tmp.js';
 
 /**
- * Issue 31 #12: `status` was about 25 lines of jargon ("ladder rung 3 of SPEC §8"), and `config`
+ * Issue 31 #12: `status` was about 25 lines of jargon (a "ladder rung" of a spec section users do not have), and `config`
  * showed `embeddings.enabled: true` while `doctor` said embeddings were off. Status leads with
  * what a person needs; the rest is behind --verbose; config says what its settings come to, in
  * doctor's words.

@@ -11,7 +11,7 @@ import { AGENT_LABELS, type HookAgent } from '../shared/agents.js';
 import { otherAgentsStatus } from './status-other-agents.js';
 
 /** One agent as `status` lists it. */
-interface AgentStatus {
+export interface AgentStatus {
   agent: HookAgent;
   /** The events agentctx's hooks are registered for there (empty: not registered). */
   hooks: string[];

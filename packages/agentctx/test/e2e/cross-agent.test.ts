@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDigest } from '../../src/core/digest/digest-file.js';
 import { openDb } from '../../src/storage/open.js';
+import { isAgentTurn } from '../support/agent-requests.js';
 import { CLAUDE_BIN, gitRepo, removeHomeAfterBackground, runClaude, waitFor } from '../support/claude.js';
 import { BIN, runAgentctx, spawnCollect } from '../support/cli.js';
 import { CODEX_BIN, codexEnv, runCodexExec, writeCodexConfig } from '../support/codex.js';
@@ -24,12 +25,6 @@ import { tempDir } from '../support/tmp.js';
 const DECISION_TITLE = 'Invoices move to cold storage after 90 days';
 const CLAUDE_MARK = 'CROSS-CLAUDE-RUN-3e1';
 const CODEX_PROMPT = 'Where do old invoices go, and should the archiver run nightly?';
-
-function isAgentTurn(req: RecordedRequest): boolean {
-  return (
-    Array.isArray(req.body.tools) && (req.body.tools as { name: string }[]).some((t) => t.name === 'Bash')
-  );
-}
 
 function toolResultCount(req: RecordedRequest): number {
   return req.raw.split('"tool_result"').length - 1;

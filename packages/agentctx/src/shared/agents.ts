@@ -4,7 +4,15 @@
  * registration before this flag was written for. Kept out of core/: agents are an adapter
  * concern; core sees only a neutral `source agent` string on what it stores.
  */
-export const HOOK_AGENTS = ['claude-code', 'codex', 'qwen', 'gemini', 'opencode', 'cursor', 'copilot'] as const;
+export const HOOK_AGENTS = [
+  'claude-code',
+  'codex',
+  'qwen',
+  'gemini',
+  'opencode',
+  'cursor',
+  'copilot',
+] as const;
 export type HookAgent = (typeof HOOK_AGENTS)[number];
 
 export const DEFAULT_AGENT: HookAgent = 'claude-code';

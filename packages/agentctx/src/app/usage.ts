@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
-import { judgeSession, type SessionUsage } from '../core/usage/judge-session.js';
+import type { UsageEvent } from '../claude/transcript-usage.js';
+import { judgeSession, judgeSessionEvents, type SessionUsage } from '../core/usage/judge-session.js';
 import { errorMessage } from '../shared/errors.js';
 import { foldJournalFile } from '../storage/journal-fold.js';
 import type { App } from './context.js';
@@ -11,13 +12,21 @@ import { sessionJournalPath } from './paths.js';
  * injected), then judge from the transcript which of the records it was shown it used
  * (core/usage). Never throws: evidence that cannot be gathered now is gathered at the next Stop.
  */
-export function judgeSessionUsage(app: App, sessionId: string, transcriptPath: string): SessionUsage | null {
+export function judgeSessionUsage(
+  app: App,
+  sessionId: string,
+  transcriptPath: string,
+  /** Another agent's transcript, already read into usage events (Claude Code's is read here). */
+  events?: readonly UsageEvent[],
+): SessionUsage | null {
   const log = (m: string) => appendLog(app.paths.logs, 'usage', m);
   try {
     const db = app.db;
     const journal = sessionJournalPath(app.paths, sessionId);
     foldJournalFile(db, app.paths.journal, basename(journal), { now: app.clock() });
-    const usage = judgeSession(db, sessionId, transcriptPath, app.clock());
+    const usage = events
+      ? judgeSessionEvents(db, sessionId, events, app.clock())
+      : judgeSession(db, sessionId, transcriptPath, app.clock());
     if (usage.changed > 0) {
       log(
         `session ${sessionId}: ${usage.shown} shown, ${usage.used} used, ${usage.unused} unused, ${usage.contradicted} contradicted`,

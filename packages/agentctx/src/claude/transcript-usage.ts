@@ -50,7 +50,7 @@ function stripReminders(text: string): string {
 }
 
 /** The record ids in an MCP result's text: the values of its "id" fields. */
-function idsInResult(text: string): string[] {
+export function idsInResult(text: string): string[] {
   const out = new Set<string>();
   for (const m of text.matchAll(/"id"\s*:\s*"([^"\\]{1,100})"/g)) out.add(m[1]!);
   return [...out];

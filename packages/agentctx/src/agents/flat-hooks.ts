@@ -1,12 +1,4 @@
-import {
-  appendMember,
-  applyEdit,
-  getProp,
-  type JsonArray,
-  type JsonObject,
-  removeMember,
-  toValue,
-} from '../claude/json-text.js';
+import { appendMember, applyEdit, getProp, removeMember, toValue } from '../claude/json-text.js';
 import { expectArray, expectObject, parseSettings } from '../claude/settings-file.js';
 import { isOurCommand } from '../claude/settings-hook-entries.js';
 

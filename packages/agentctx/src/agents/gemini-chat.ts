@@ -1,9 +1,9 @@
 import {
-  firstTimestamp,
-  readTranscript,
+  jsonObjectLines,
   type TranscriptEvent,
   type TranscriptRead,
   type TranscriptReader,
+  transcriptReader,
 } from '../claude/transcript.js';
 import { isObject, type Json } from '../claude/transcript-json.js';
 import { eventsOfParts, responseText, toolResultEvent, toolUseEvent } from './gemini-parts.js';
@@ -65,20 +65,8 @@ function eventsOfGeminiRecord(obj: Json): TranscriptEvent[] {
 export function parseGeminiChatText(text: string): Omit<TranscriptRead, 'endOffset'> {
   const byId = new Map<string, Json>();
   const order: (string | Json)[] = [];
-  let garbage = 0;
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    let obj: unknown;
-    try {
-      obj = JSON.parse(line);
-    } catch {
-      garbage++;
-      continue;
-    }
-    if (!isObject(obj)) {
-      garbage++;
-      continue;
-    }
+  const { objects, garbage } = jsonObjectLines(text);
+  for (const obj of objects) {
     if (obj.type !== 'user' && obj.type !== 'gemini') continue; // header, $set patches, info records
     if (typeof obj.id === 'string' && obj.id) {
       if (!byId.has(obj.id)) order.push(obj.id);
@@ -93,7 +81,4 @@ export function parseGeminiChatText(text: string): Omit<TranscriptRead, 'endOffs
   return { events, garbage, sidechain: 0 };
 }
 
-export const geminiChatReader: TranscriptReader = {
-  read: (path, offset = 0) => readTranscript(path, offset, parseGeminiChatText),
-  firstTimestamp: (path) => firstTimestamp(path),
-};
+export const geminiChatReader: TranscriptReader = transcriptReader(parseGeminiChatText);

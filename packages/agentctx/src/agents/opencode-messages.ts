@@ -1,11 +1,11 @@
 import {
-  firstTimestamp,
   oneLine,
-  readTranscript,
+  parseJsonLines,
   summariseToolInput,
   type TranscriptEvent,
   type TranscriptRead,
   type TranscriptReader,
+  transcriptReader,
 } from '../claude/transcript.js';
 import { isObject, type Json } from '../claude/transcript-json.js';
 import { toolResultEvent } from './gemini-parts.js';
@@ -83,29 +83,9 @@ function exportDocument(text: string): Json[] | null {
 }
 
 export function parseOpencodeText(text: string): Omit<TranscriptRead, 'endOffset'> {
-  const events: TranscriptEvent[] = [];
   const exported = exportDocument(text);
   if (exported) return { events: exported.flatMap(eventsOfOpencodeMessage), garbage: 0, sidechain: 0 };
-  let garbage = 0;
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    let obj: unknown;
-    try {
-      obj = JSON.parse(line);
-    } catch {
-      garbage++;
-      continue;
-    }
-    if (!isObject(obj)) {
-      garbage++;
-      continue;
-    }
-    events.push(...eventsOfOpencodeMessage(obj));
-  }
-  return { events, garbage, sidechain: 0 };
+  return parseJsonLines(text, eventsOfOpencodeMessage);
 }
 
-export const opencodeMessagesReader: TranscriptReader = {
-  read: (path, offset = 0) => readTranscript(path, offset, parseOpencodeText),
-  firstTimestamp: (path) => firstTimestamp(path),
-};
+export const opencodeMessagesReader: TranscriptReader = transcriptReader(parseOpencodeText);

@@ -1,9 +1,9 @@
 import {
-  firstTimestamp,
-  readTranscript,
+  parseJsonLines,
   type TranscriptEvent,
   type TranscriptRead,
   type TranscriptReader,
+  transcriptReader,
 } from '../claude/transcript.js';
 import { isObject, type Json } from '../claude/transcript-json.js';
 import { eventsOfParts } from './gemini-parts.js';
@@ -38,27 +38,7 @@ function eventsOfQwenRecord(obj: Json): TranscriptEvent[] {
 }
 
 export function parseQwenChatText(text: string): Omit<TranscriptRead, 'endOffset'> {
-  const events: TranscriptEvent[] = [];
-  let garbage = 0;
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    let obj: unknown;
-    try {
-      obj = JSON.parse(line);
-    } catch {
-      garbage++;
-      continue;
-    }
-    if (!isObject(obj)) {
-      garbage++;
-      continue;
-    }
-    events.push(...eventsOfQwenRecord(obj));
-  }
-  return { events, garbage, sidechain: 0 };
+  return parseJsonLines(text, eventsOfQwenRecord);
 }
 
-export const qwenChatReader: TranscriptReader = {
-  read: (path, offset = 0) => readTranscript(path, offset, parseQwenChatText),
-  firstTimestamp: (path) => firstTimestamp(path),
-};
+export const qwenChatReader: TranscriptReader = transcriptReader(parseQwenChatText);

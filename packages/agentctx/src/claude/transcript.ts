@@ -152,11 +152,14 @@ function eventsOfLine(obj: Json): TranscriptEvent[] {
   return [];
 }
 
-/** Parse transcript text (whole lines). */
-function parseTranscriptText(text: string): Omit<TranscriptRead, 'endOffset'> {
-  const events: TranscriptEvent[] = [];
+/**
+ * The JSON objects of JSON-lines text, in order, and how many non-blank lines were not one: the
+ * shape every agent's transcript file has (Claude Code's, Codex's rollouts, Qwen's and Gemini's
+ * chats, OpenCode's messages as agentctx writes them).
+ */
+export function jsonObjectLines(text: string): { objects: Json[]; garbage: number } {
+  const objects: Json[] = [];
   let garbage = 0;
-  let sidechain = 0;
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     let obj: unknown;
@@ -166,17 +169,36 @@ function parseTranscriptText(text: string): Omit<TranscriptRead, 'endOffset'> {
       garbage++;
       continue;
     }
-    if (!isObject(obj)) {
-      garbage++;
-      continue;
-    }
-    if (obj.isSidechain === true) {
-      sidechain++;
-      continue;
-    }
-    events.push(...eventsOfLine(obj));
+    if (isObject(obj)) objects.push(obj);
+    else garbage++;
   }
-  return { events, garbage, sidechain };
+  return { objects, garbage };
+}
+
+/** A transcript whose events come line by line: each object's events, in order. */
+export function parseJsonLines(
+  text: string,
+  eventsOf: (obj: Json) => TranscriptEvent[],
+): Omit<TranscriptRead, 'endOffset'> {
+  const { objects, garbage } = jsonObjectLines(text);
+  return { events: objects.flatMap(eventsOf), garbage, sidechain: 0 };
+}
+
+/** The reader of one agent's transcript files, given how their text becomes events. */
+export function transcriptReader(
+  parse: (text: string) => Omit<TranscriptRead, 'endOffset'>,
+): TranscriptReader {
+  return {
+    read: (path, offset = 0) => readTranscript(path, offset, parse),
+    firstTimestamp: (path) => firstTimestamp(path),
+  };
+}
+
+/** Parse Claude Code transcript text (whole lines); a subagent's sidechain lines are counted, not read. */
+function parseTranscriptText(text: string): Omit<TranscriptRead, 'endOffset'> {
+  const { objects, garbage } = jsonObjectLines(text);
+  const main = objects.filter((o) => o.isSidechain !== true);
+  return { events: main.flatMap(eventsOfLine), garbage, sidechain: objects.length - main.length };
 }
 
 /** How one agent's session transcripts are read into the neutral event list extraction takes. */

@@ -1,11 +1,11 @@
 import {
-  firstTimestamp,
   oneLine,
-  readTranscript,
+  parseJsonLines,
   summariseToolInput,
   type TranscriptEvent,
   type TranscriptRead,
   type TranscriptReader,
+  transcriptReader,
 } from '../claude/transcript.js';
 import { isObject, type Json } from '../claude/transcript-json.js';
 
@@ -118,27 +118,7 @@ function eventsOfRolloutLine(obj: Json): TranscriptEvent[] {
 
 /** Parse rollout text (whole lines). */
 export function parseRolloutText(text: string): Omit<TranscriptRead, 'endOffset'> {
-  const events: TranscriptEvent[] = [];
-  let garbage = 0;
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    let obj: unknown;
-    try {
-      obj = JSON.parse(line);
-    } catch {
-      garbage++;
-      continue;
-    }
-    if (!isObject(obj)) {
-      garbage++;
-      continue;
-    }
-    events.push(...eventsOfRolloutLine(obj));
-  }
-  return { events, garbage, sidechain: 0 };
+  return parseJsonLines(text, eventsOfRolloutLine);
 }
 
-export const codexRolloutReader: TranscriptReader = {
-  read: (path, offset = 0) => readTranscript(path, offset, parseRolloutText),
-  firstTimestamp: (path) => firstTimestamp(path),
-};
+export const codexRolloutReader: TranscriptReader = transcriptReader(parseRolloutText);

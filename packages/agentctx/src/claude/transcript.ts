@@ -248,7 +248,7 @@ export function filesTouched(events: readonly TranscriptEvent[]): string[] {
 }
 
 /** The timestamp of the first line that has one (when the session began), from the file's head. */
-export function firstTimestamp(path: string, maxBytes = 256 * 1024): string | null {
+function firstTimestamp(path: string, maxBytes = 256 * 1024): string | null {
   const fd = openRegularForRead(path);
   try {
     const buf = Buffer.alloc(Math.min(maxBytes, fstatSync(fd).size));

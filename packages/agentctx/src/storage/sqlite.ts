@@ -210,9 +210,15 @@ export class Db {
         timeout: Math.trunc(opts.timeout ?? 5000),
         allowExtension: true,
       });
+    } catch (err) {
+      throw translate(err);
+    }
+    try {
       this.#native.enableLoadExtension(false);
+      // the first statement: a file that is not a database fails here, and is closed again
       this.#native.exec('PRAGMA recursive_triggers = OFF; PRAGMA cache_size = -16000;');
     } catch (err) {
+      this.#native.close();
       throw translate(err);
     }
   }

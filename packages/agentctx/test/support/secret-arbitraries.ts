@@ -255,7 +255,16 @@ const basicAuth: fc.Arbitrary<GeneratedSecret> = fc
  * `;` connection string or a URL, and a generated value on a `NAME=` line whatever the name.
  */
 const awsKeyId = fc.tuple(pick('AKIA', 'ASIA'), chars(B32, 16)).map(([p, s]) => p + s);
-const awsSecret = mixed(B64, 40);
+/**
+ * A value with no label of its own is judged by how generated it looks (the redactor's
+ * `looksGenerated`: about 4 bits a character, or 0.8·log2 of its length when shorter). A key
+ * generator's output clears that almost always; fast-check's biased draws do not (`0aAAAAAAAArD7…`
+ * at 3.5 bits), so these draws are held to the same floor: the contract, not the bias, is tested.
+ */
+function keyLike(alphabet: string, min: number, max = min): fc.Arbitrary<string> {
+  return mixed(alphabet, min, max).filter((v) => bits(v) >= Math.min(4, 0.8 * Math.log2(v.length)) + 0.05);
+}
+const awsSecret = keyLike(B64, 40);
 const byContext: fc.Arbitrary<GeneratedSecret> = fc.oneof(
   fc
     .tuple(
@@ -288,7 +297,7 @@ const byContext: fc.Arbitrary<GeneratedSecret> = fc.oneof(
     .map(([v, p, f]) => ({ family: 'secret-by-context', text: f(p, v), secrets: [v] })),
   fc
     .tuple(
-      mixed(B64, 40, 88),
+      keyLike(B64, 40, 88),
       mixed(PASSWORDISH.replace(/[;]/g, ''), 12, 24),
       pick(
         (k: string, _p: string) =>
@@ -307,7 +316,7 @@ const byContext: fc.Arbitrary<GeneratedSecret> = fc.oneof(
   fc
     .tuple(
       pick('PROD_AWS', 'DEPLOY', 'STRIPE_LIVE', 'DATADOG', 'SERVICE_A', 'BACKUP_TARGET_2', 'S3'),
-      mixed(ALNUM, 24, 64),
+      keyLike(ALNUM, 24, 64),
       pick(
         (n: string, v: string) => `${n}=${v}`,
         (n: string, v: string) => `export ${n}=${v}`,

@@ -70,10 +70,13 @@ export function agentFound(agent: { home: (env: Env) => string; bin: string }, e
   return existsSync(agent.home(env)) || onPath(env, agent.bin);
 }
 
-/** The other agents `--agent` selects: one by name, every one found for `all`. */
-function selectedOthers(choice: AgentChoice, env: Env): JsonSettingsAgent[] {
-  if (choice === 'all') return OTHER_AGENTS.filter((a) => agentFound(a, env));
-  return OTHER_AGENTS.filter((a) => a.id === choice);
+/** The agents of `list` that `--agent` selects: one by name, or for `all` each that `forAll` keeps. */
+function selected<A extends { id: string }>(
+  list: readonly A[],
+  choice: AgentChoice,
+  forAll: (a: A) => boolean,
+): A[] {
+  return list.filter((a) => (choice === 'all' ? forAll(a) : a.id === choice));
 }
 
 type OtherInstallReport = JsonAgentInstallReport & { plugin?: PluginChange };
@@ -115,11 +118,16 @@ export function installOthers(
   stateFile: string,
   failures: AgentFailure[] = [],
 ): OtherInstallReport[] {
-  return each(choice, selectedOthers(choice, env), failures, (a) => {
-    // the plugin first: a foreign file in its place stops init before opencode.json is edited
-    const plugin = a.id === 'opencode' ? installOpencodePlugin(env, stateFile) : undefined;
-    return { ...installJsonAgent(a, env, stateFile), ...(plugin ? { plugin } : {}) };
-  });
+  return each(
+    choice,
+    selected(OTHER_AGENTS, choice, (a) => agentFound(a, env)),
+    failures,
+    (a) => {
+      // the plugin first: a foreign file in its place stops init before opencode.json is edited
+      const plugin = a.id === 'opencode' ? installOpencodePlugin(env, stateFile) : undefined;
+      return { ...installJsonAgent(a, env, stateFile), ...(plugin ? { plugin } : {}) };
+    },
+  );
 }
 
 /** Uninstall from the chosen agents; `all` means every agent whose file holds our entries. */
@@ -129,12 +137,12 @@ export function uninstallOthers(
   stateFile: string,
   failures: AgentFailure[] = [],
 ): OtherUninstallReport[] {
-  const agents =
-    choice === 'all'
-      ? OTHER_AGENTS.filter(
-          (a) => existsSync(a.settingsPath(env)) || (a.id === 'opencode' && existsSync(a.home(env))),
-        )
-      : OTHER_AGENTS.filter((a) => a.id === choice);
+  // for `all`: every agent whose file may hold our entries
+  const agents = selected(
+    OTHER_AGENTS,
+    choice,
+    (a) => existsSync(a.settingsPath(env)) || (a.id === 'opencode' && existsSync(a.home(env))),
+  );
   return each(choice, agents, failures, (a) => {
     // opencode.json first: the plugin's folders (which init created before it) go last
     const report = uninstallJsonAgent(a, env, stateFile);
@@ -154,10 +162,7 @@ export function installHookFileAgents(
   stateFile: string,
   failures: AgentFailure[] = [],
 ): HookFileReport[] {
-  const agents =
-    choice === 'all'
-      ? HOOK_FILE_AGENTS.filter((a) => agentFound(a, env))
-      : HOOK_FILE_AGENTS.filter((a) => a.id === choice);
+  const agents = selected(HOOK_FILE_AGENTS, choice, (a) => agentFound(a, env));
   return each(choice, agents, failures, (a) => installHookFileAgent(a, env, stateFile));
 }
 
@@ -167,10 +172,11 @@ export function uninstallHookFileAgents(
   stateFile: string,
   failures: AgentFailure[] = [],
 ): HookFileReport[] {
-  const agents =
-    choice === 'all'
-      ? HOOK_FILE_AGENTS.filter((a) => existsSync(a.hooksPath(env)) || existsSync(a.mcpPath(env)))
-      : HOOK_FILE_AGENTS.filter((a) => a.id === choice);
+  const agents = selected(
+    HOOK_FILE_AGENTS,
+    choice,
+    (a) => existsSync(a.hooksPath(env)) || existsSync(a.mcpPath(env)),
+  );
   return each(choice, agents, failures, (a) => uninstallHookFileAgent(a, env, stateFile));
 }
 

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendJson, serveLocal } from './fake-server.js';
 
 /**
  * A scriptable stand-in for OpenAI's chat-completions API on 127.0.0.1, for agents that speak
@@ -93,51 +93,28 @@ const defaultScript: ChatScript = () => ({ type: 'text', text: 'ok' });
 export async function startFakeChatApi(script: ChatScript = defaultScript): Promise<FakeChatApi> {
   let current = script;
   const requests: RecordedChatRequest[] = [];
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (req.method === 'GET' && req.url?.endsWith('/models')) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end('{"object":"list","data":[{"id":"m","object":"model"}]}');
-        return;
-      }
-      if (req.method !== 'POST' || !req.url?.includes('/chat/completions')) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end('{"error":{"message":"not here"}}');
-        return;
-      }
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(raw) as Record<string, unknown>;
-      } catch {
-        // keep the raw text
-      }
-      const recorded: RecordedChatRequest = { path: req.url, body, raw };
-      requests.push(recorded);
-      let reply: ChatReply;
-      try {
-        reply = current(recorded, requests.length - 1);
-      } catch (err) {
-        reply = { type: 'text', text: `script failed: ${String(err)}` };
-      }
-      answer(res, reply, String(body.model ?? 'm'), body.stream === true);
-    });
+  const server = await serveLocal((req, res, { raw, body }) => {
+    if (req.method === 'GET' && req.url?.endsWith('/models'))
+      return sendJson(res, 200, '{"object":"list","data":[{"id":"m","object":"model"}]}');
+    if (req.method !== 'POST' || !req.url?.includes('/chat/completions'))
+      return sendJson(res, 404, '{"error":{"message":"not here"}}');
+    const recorded: RecordedChatRequest = { path: req.url, body, raw };
+    requests.push(recorded);
+    let reply: ChatReply;
+    try {
+      reply = current(recorded, requests.length - 1);
+    } catch (err) {
+      reply = { type: 'text', text: `script failed: ${String(err)}` };
+    }
+    answer(res, reply, String(body.model ?? 'm'), body.stream === true);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `${server.origin}/v1`,
     requests,
     setScript: (s) => {
       current = s;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendJson, serveLocal } from './fake-server.js';
 
 /**
  * A scriptable stand-in for the Gemini API on 127.0.0.1, for the real Gemini CLI
@@ -46,59 +46,43 @@ const defaultScript: GeminiScript = () => ({ type: 'text', text: 'ok' });
 export async function startFakeGeminiApi(script: GeminiScript = defaultScript): Promise<FakeGeminiApi> {
   let current = script;
   const requests: RecordedGeminiRequest[] = [];
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const url = req.url ?? '';
-      const method = /:([A-Za-z]+)(?:\?|$)/.exec(url)?.[1] ?? '';
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-      } catch {
-        // keep an empty body
-      }
-      const recorded: RecordedGeminiRequest = { path: url, method, body };
-      requests.push(recorded);
-      if (method === 'countTokens') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end('{"totalTokens":100}');
-        return;
-      }
-      if (method !== 'streamGenerateContent' && method !== 'generateContent') {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end('{"error":{"code":404,"message":"not here","status":"NOT_FOUND"}}');
-        return;
-      }
-      let reply: GeminiReply;
-      try {
-        reply = current(recorded, requests.length - 1);
-      } catch (err) {
-        reply = { type: 'text', text: `script failed: ${String(err)}` };
-      }
-      if (method === 'generateContent') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(response(reply)));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.write(`data: ${JSON.stringify(response(reply))}\r\n\r\n`);
-      res.end();
-    });
+  const server = await serveLocal((req, res, { body }) => {
+    const url = req.url ?? '';
+    const method = /:([A-Za-z]+)(?:\?|$)/.exec(url)?.[1] ?? '';
+    const recorded: RecordedGeminiRequest = { path: url, method, body };
+    requests.push(recorded);
+    if (method === 'countTokens') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"totalTokens":100}');
+      return;
+    }
+    if (method !== 'streamGenerateContent' && method !== 'generateContent') {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"error":{"code":404,"message":"not here","status":"NOT_FOUND"}}');
+      return;
+    }
+    let reply: GeminiReply;
+    try {
+      reply = current(recorded, requests.length - 1);
+    } catch (err) {
+      reply = { type: 'text', text: `script failed: ${String(err)}` };
+    }
+    if (method === 'generateContent') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(response(reply)));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.write(`data: ${JSON.stringify(response(reply))}\r\n\r\n`);
+    res.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${server.origin}`,
     requests,
     setScript: (s) => {
       current = s;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 

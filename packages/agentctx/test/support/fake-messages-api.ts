@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendJson, serveLocal } from './fake-server.js';
 
 /**
  * A scriptable stand-in for the Anthropic Messages API on 127.0.0.1, for the real SDK and the
@@ -128,67 +128,41 @@ const defaultScript: Script = () => ({ content: [{ type: 'text', text: 'ok' }] }
 export async function startFakeApi(script: Script = defaultScript): Promise<FakeApi> {
   let current = script;
   const requests: RecordedRequest[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end('{}');
+  const server = await serveLocal((req, res, { raw, body }) => {
+    if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) return sendJson(res, 200, '{}');
+    if (req.url.startsWith('/v1/messages/count_tokens'))
+      return sendJson(res, 200, { input_tokens: Math.ceil(raw.length / 4) });
+    const recorded: RecordedRequest = { path: req.url, headers: req.headers, body, raw };
+    requests.push(recorded);
+    let reply: FakeReply;
+    try {
+      reply = current(recorded, requests.length - 1);
+    } catch (err) {
+      reply = { status: 500, content: [{ type: 'text', text: String(err) }] };
+    }
+    const send = () => {
+      if (reply.status && reply.status >= 400) {
+        res.writeHead(reply.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'scripted failure' } }));
         return;
       }
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(raw) as Record<string, unknown>;
-      } catch {
-        // keep the raw text
-      }
-      if (req.url.startsWith('/v1/messages/count_tokens')) {
+      const msg = message(reply, String(body.model ?? 'claude-haiku-4-5'));
+      if (body.stream === true) stream(res, msg);
+      else {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ input_tokens: Math.ceil(raw.length / 4) }));
-        return;
+        res.end(JSON.stringify(msg));
       }
-      const recorded: RecordedRequest = { path: req.url, headers: req.headers, body, raw };
-      requests.push(recorded);
-      let reply: FakeReply;
-      try {
-        reply = current(recorded, requests.length - 1);
-      } catch (err) {
-        reply = { status: 500, content: [{ type: 'text', text: String(err) }] };
-      }
-      const send = () => {
-        if (reply.status && reply.status >= 400) {
-          res.writeHead(reply.status, { 'content-type': 'application/json' });
-          res.end(
-            JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'scripted failure' } }),
-          );
-          return;
-        }
-        const msg = message(reply, String(body.model ?? 'claude-haiku-4-5'));
-        if (body.stream === true) stream(res, msg);
-        else {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(msg));
-        }
-      };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
-      else send();
-    });
+    };
+    if (reply.delayMs) setTimeout(send, reply.delayMs);
+    else send();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${server.origin}`,
     requests,
     setScript: (s) => {
       current = s;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 

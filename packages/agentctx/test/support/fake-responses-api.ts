@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendJson, serveLocal } from './fake-server.js';
 
 /**
  * A scriptable stand-in for the OpenAI Responses API on 127.0.0.1, for the real Codex CLI.
@@ -116,46 +116,26 @@ export async function startFakeResponsesApi(
 ): Promise<FakeResponsesApi> {
   let current = script;
   const requests: RecordedResponsesRequest[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (req.method !== 'POST' || !req.url?.includes('/responses')) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end('{"error":{"message":"not here"}}');
-        return;
-      }
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(raw) as Record<string, unknown>;
-      } catch {
-        // keep the raw text
-      }
-      const recorded: RecordedResponsesRequest = { path: req.url, headers: req.headers, body, raw };
-      requests.push(recorded);
-      let items: ResponseItem[];
-      try {
-        items = current(recorded, requests.length - 1);
-      } catch (err) {
-        items = [{ type: 'text', text: `script failed: ${String(err)}` }];
-      }
-      stream(res, items, String(body.model ?? 'gpt-5'));
-    });
+  const server = await serveLocal((req, res, { raw, body }) => {
+    if (req.method !== 'POST' || !req.url?.includes('/responses'))
+      return sendJson(res, 404, '{"error":{"message":"not here"}}');
+    const recorded: RecordedResponsesRequest = { path: req.url, headers: req.headers, body, raw };
+    requests.push(recorded);
+    let items: ResponseItem[];
+    try {
+      items = current(recorded, requests.length - 1);
+    } catch (err) {
+      items = [{ type: 'text', text: `script failed: ${String(err)}` }];
+    }
+    stream(res, items, String(body.model ?? 'gpt-5'));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `${server.origin}/v1`,
     requests,
     setScript: (s) => {
       current = s;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 

@@ -32,10 +32,35 @@ export interface CommandResult {
   exitCode?: number;
 }
 
+/** Where `agentctx --help` lists a command. */
+export type Group = 'everyday' | 'setup' | 'maintenance';
+
+/** A command's own option: how it parses and what `--help` says of it. */
+export interface OptionSpec {
+  kind: FlagKind;
+  help: string;
+}
+
+/**
+ * One CLI command, its help included: a new command is one file under ./commands plus its line
+ * in the registry.
+ */
 export interface Command {
   name: string;
+  /** The first line of `agentctx NAME --help`. */
   summary: string;
   usage: string;
-  flags: Record<string, FlagKind>;
+  group: Group;
+  /** Its line in `agentctx --help`. */
+  line: string;
+  /** Option name as typed, without dashes → its kind and help (--json, --cwd, --help are common). */
+  options: Record<string, OptionSpec>;
+  /** Real command lines, each starting with `agentctx NAME`. */
+  examples: string[];
   run(ctx: CommandContext): Promise<CommandResult> | CommandResult;
+}
+
+/** The option kinds the argument parser needs. */
+export function flagKinds(options: Record<string, OptionSpec>): Record<string, FlagKind> {
+  return Object.fromEntries(Object.entries(options).map(([name, o]) => [name, o.kind]));
 }

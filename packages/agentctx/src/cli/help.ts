@@ -1,11 +1,23 @@
 import { VERSION } from '../version.js';
 import type { FlagKind } from './args.js';
-import type { Command } from './command.js';
-import { COMMON_OPTIONS, GROUP_TITLES, type Group, HELP } from './help-docs.js';
+import type { Command, Group } from './command.js';
 import { type Style, table } from './style.js';
 
-/** `agentctx --help`: the commands by group, one line each. */
-export function mainHelp(names: readonly string[], style: Style): string {
+const GROUP_TITLES: Record<Group, string> = {
+  everyday: 'Everyday',
+  setup: 'Setup',
+  maintenance: 'Maintenance (mostly run for you by the hooks)',
+};
+
+/** What the options every command takes do. */
+const COMMON_OPTIONS: Record<string, string> = {
+  json: 'print exactly one JSON object (for scripts)',
+  cwd: 'run as if started in DIR (the project is the git repository around it)',
+  help: 'show this help',
+};
+
+/** `agentctx --help`: the commands by group, one line each, in the registry's order. */
+export function mainHelp(commands: readonly Command[], style: Style): string {
   const lines = [
     `${style.bold('agentctx')} ${VERSION}: project context for Claude Code`,
     '',
@@ -13,23 +25,10 @@ export function mainHelp(names: readonly string[], style: Style): string {
     `New here? ${style.bold('agentctx demo')} shows the loop in seconds; ${style.bold('agentctx init')} sets it up.`,
   ];
   for (const group of Object.keys(GROUP_TITLES) as Group[]) {
-    // in the help's own order (most used first), for the commands there are
-    const rows = Object.keys(HELP)
-      .filter((n) => names.includes(n) && HELP[n]?.group === group)
-      .map((n) => [style.bold(n), HELP[n]?.line ?? '']);
+    const rows = commands.filter((c) => c.group === group).map((c) => [style.bold(c.name), c.line]);
     if (rows.length === 0) continue;
     lines.push('', `${GROUP_TITLES[group]}:`, table(rows, '  '));
   }
-  const undocumented = names.filter((n) => !HELP[n]);
-  if (undocumented.length > 0)
-    lines.push(
-      '',
-      'Other:',
-      table(
-        undocumented.map((n) => [n]),
-        '  ',
-      ),
-    );
   lines.push(
     '',
     style.dim('Run by Claude Code itself: agentctx hook <event>, agentctx mcp.'),
@@ -52,16 +51,12 @@ function optionName(name: string, kind: FlagKind): string {
 
 /** `agentctx <command> --help`: what it does, usage, options, examples. */
 export function commandHelp(command: Command, style: Style): string {
-  const doc = HELP[command.name];
   const lines = [command.summary, '', `${style.bold('Usage:')} ${command.usage}`];
-  const rows = Object.entries(command.flags).map(([name, kind]) => [
-    optionName(name, kind),
-    doc?.options[name] ?? '',
-  ]);
+  const rows = Object.entries(command.options).map(([name, o]) => [optionName(name, o.kind), o.help]);
   for (const name of ['json', 'cwd', 'help'])
     rows.push([optionName(name, name === 'cwd' ? 'string' : 'boolean'), COMMON_OPTIONS[name] ?? '']);
   lines.push('', style.bold('Options:'), table(rows, '  '));
-  if (doc && doc.examples.length > 0)
-    lines.push('', style.bold('Examples:'), ...doc.examples.map((e) => `  ${e}`));
+  if (command.examples.length > 0)
+    lines.push('', style.bold('Examples:'), ...command.examples.map((e) => `  ${e}`));
   return lines.join('\n');
 }

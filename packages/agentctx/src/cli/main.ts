@@ -5,7 +5,7 @@ import { AgentctxError, errorMessage } from '../shared/errors.js';
 import { damagedStore, isDamagedStore } from '../storage/store-error.js';
 import { VERSION } from '../version.js';
 import { bool, parseArgs, str } from './args.js';
-import type { CommandIO } from './command.js';
+import { type CommandIO, flagKinds } from './command.js';
 import { closeKeys, readKey, readLine } from './keys.js';
 import { COMMANDS, commandLoader } from './registry.js';
 import { colourWanted, makeStyle } from './style.js';
@@ -56,7 +56,8 @@ export async function runCli(argv: readonly string[], io: CommandIO = defaultIO(
   if (name === 'help' && rest[0] && !rest[0].startsWith('-')) return runCli([rest[0], '--help'], io);
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     const { mainHelp } = await import('./help.js');
-    io.stdout(mainHelp(Object.keys(COMMANDS), makeStyle(io.color === true)));
+    const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+    io.stdout(mainHelp(commands, makeStyle(io.color === true)));
     return 0;
   }
   if (name === '--version' || name === '-v' || name === 'version') {
@@ -71,7 +72,10 @@ export async function runCli(argv: readonly string[], io: CommandIO = defaultIO(
     // --help wins over anything else on the line, a mistyped option included
     const end = rest.indexOf('--');
     const options = end === -1 ? rest : rest.slice(0, end);
-    const args = options.includes('--help') || options.includes('-h') ? null : parseArgs(rest, command.flags);
+    const args =
+      options.includes('--help') || options.includes('-h')
+        ? null
+        : parseArgs(rest, flagKinds(command.options));
     if (args === null || bool(args.flags, 'help')) {
       const { commandHelp } = await import('./help.js');
       io.stdout(commandHelp(command, makeStyle(io.color === true)));

@@ -2,9 +2,13 @@ import { AgentctxError } from '../shared/errors.js';
 import { parseTimePoint } from '../shared/time-point.js';
 import type { TimeTravel } from '../storage/as-of.js';
 import { type ParsedArgs, str } from './args.js';
+import type { OptionSpec } from './command.js';
 
 /** `--as-of DATE` and `--known-at DATE` (search, show, export). */
-export const TIME_FLAGS = { 'as-of': 'string', 'known-at': 'string' } as const;
+export const TIME_OPTIONS: Record<'as-of' | 'known-at', OptionSpec> = {
+  'as-of': { kind: 'string', help: 'what was true on DATE (valid then, not yet superseded)' },
+  'known-at': { kind: 'string', help: 'what agentctx had recorded by DATE (with --as-of: as known then)' },
+};
 
 export const TIME_USAGE = '[--as-of DATE] [--known-at DATE]';
 

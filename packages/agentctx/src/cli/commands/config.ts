@@ -12,7 +12,15 @@ export const command: Command = {
   summary: 'Show or change settings in config.json.',
   usage:
     'agentctx config [get KEY | set KEY VALUE] [--no-llm|--llm] [--llm-backend auto|api|claude-cli|off] [--no-embeddings|--embeddings] [--model-tier default|quality] [--json]',
-  flags: { llm: 'boolean', embeddings: 'boolean', 'llm-backend': 'string', 'model-tier': 'string' },
+  group: 'setup',
+  line: 'show or change settings (model backend, embeddings, redaction patterns)',
+  options: {
+    llm: { kind: 'boolean', help: 'use a model for extraction (--no-llm: rules only)' },
+    embeddings: { kind: 'boolean', help: 'turn the semantic layer on (--no-embeddings: keyword-only)' },
+    'llm-backend': { kind: 'string', help: 'auto, api, claude-cli or off' },
+    'model-tier': { kind: 'string', help: 'embedding model tier: default or quality' },
+  },
+  examples: ['agentctx config', 'agentctx config set reinforceThreshold 4', 'agentctx config --no-llm'],
   async run({ args, app }) {
     const a = app();
     let config = a.config;

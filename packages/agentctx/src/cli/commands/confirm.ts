@@ -7,7 +7,10 @@ export const command: Command = {
   summary:
     'Say a record is still true: an inferred one becomes reinforced, and its linked files are anchored again as they are now (it is no longer labelled stale).',
   usage: 'agentctx confirm ID [--json]',
-  flags: {},
+  group: 'everyday',
+  line: 'say a record is still true (inferred → reinforced; its files anchored anew, no longer stale)',
+  options: {},
+  examples: ['agentctx confirm 01JDQ8…'],
   run({ args, app }) {
     const [id, ...rest] = args.positionals;
     if (!id || rest.length > 0) throw new AgentctxError('usage', 'confirm needs exactly one record id');

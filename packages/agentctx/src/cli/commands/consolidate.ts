@@ -22,7 +22,14 @@ export const command: Command = {
   summary:
     'Update scores, merge exact duplicates, list near duplicates, scan CLAUDE.md drift and pre-compute the SessionStart digest.',
   usage: 'agentctx consolidate [--cwd DIR] [--budget-ms N] [--rebuild] [--rebuild-embeddings] [--json]',
-  flags: { 'budget-ms': 'number', rebuild: 'boolean', 'rebuild-embeddings': 'boolean' },
+  group: 'maintenance',
+  line: 'scores, duplicates, CLAUDE.md drift and the next digest (after each session)',
+  options: {
+    'budget-ms': { kind: 'number', help: 'time box in milliseconds (default 60000)' },
+    rebuild: { kind: 'boolean', help: 'rebuild the near-duplicate list from the records' },
+    'rebuild-embeddings': { kind: 'boolean', help: 're-embed every record' },
+  },
+  examples: ['agentctx consolidate', 'agentctx consolidate --rebuild-embeddings'],
   async run({ args, json, app }) {
     const a = app();
     const budgetMs = Math.max(1, num(args.flags, 'budgetMs') ?? DEFAULT_BUDGET_MS);

@@ -24,7 +24,15 @@ export const command: Command = {
   name: 'demo',
   summary: 'See the whole loop in a few seconds: two scripted sessions in a throwaway project, no API key.',
   usage: 'agentctx demo [--keep DIR] [--json]',
-  flags: { keep: 'string' },
+  group: 'everyday',
+  line: 'watch the whole loop in seconds, in a throwaway project (no API key)',
+  options: {
+    keep: {
+      kind: 'string',
+      help: 'keep the demo folder (a new or empty DIR) to look at it with agentctx ui',
+    },
+  },
+  examples: ['agentctx demo', 'agentctx demo --keep /tmp/agentctx-demo'],
   async run({ args, json, io }) {
     const keep = str(args.flags, 'keep');
     const dir = demoDir(keep);

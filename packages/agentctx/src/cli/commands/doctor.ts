@@ -39,7 +39,10 @@ export const command: Command = {
   summary:
     'Check whether agentctx works here (hooks, binary, MCP server, store, jobs, models) and say what to do if not.',
   usage: 'agentctx doctor [--cwd DIR] [--json]',
-  flags: {},
+  group: 'setup',
+  line: 'check that agentctx works here, and say what to do when it does not',
+  options: {},
+  examples: ['agentctx doctor', 'agentctx doctor --json'],
   async run({ app, json, io }) {
     const a = app();
     // a broken config.json is itself a finding, not a reason to stop

@@ -7,13 +7,21 @@ import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 import { redactionNotice } from '../redaction-notice.js';
 import { count as plural } from '../style.js';
-import { TIME_FLAGS, TIME_USAGE, timeTravelFrom } from '../time-flags.js';
+import { TIME_OPTIONS, TIME_USAGE, timeTravelFrom } from '../time-flags.js';
 
 export const command: Command = {
   name: 'export',
   summary: 'Export the project and the global profile as Markdown, grouped by type.',
   usage: `agentctx export [--out FILE] [--history] ${TIME_USAGE} [--json] | agentctx export --profile [--json]`,
-  flags: { out: 'string', history: 'boolean', profile: 'boolean', ...TIME_FLAGS },
+  group: 'everyday',
+  line: 'the project (or your global profile) as Markdown',
+  options: {
+    out: { kind: 'string', help: 'write to FILE instead of printing' },
+    history: { kind: 'boolean', help: 'include superseded records' },
+    profile: { kind: 'boolean', help: 'export the global profile to ~/.agentctx/profile instead' },
+    ...TIME_OPTIONS,
+  },
+  examples: ['agentctx export --out context.md', 'agentctx export --profile'],
   run({ args, app, io }) {
     const time = timeTravelFrom(args.flags);
     const a = app();

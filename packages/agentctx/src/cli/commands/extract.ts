@@ -86,7 +86,15 @@ export const command: Command = {
     "Turn a session's transcript (Claude Code's, Codex's rollout, Qwen Code's or Gemini CLI's chat file) into records (run by the Stop and PreCompact hooks).",
   usage:
     'agentctx extract --session-id ID --transcript PATH [--agent claude-code|codex|qwen|gemini|opencode] [--precompact] [--cwd DIR] [--json]',
-  flags: { 'session-id': 'string', transcript: 'string', precompact: 'boolean', agent: 'string' },
+  group: 'maintenance',
+  line: "turn a session's transcript into records (run by the Stop hook)",
+  options: {
+    'session-id': { kind: 'string', help: "the agent's session id" },
+    transcript: { kind: 'string', help: "the session's transcript file (.jsonl; Codex: its rollout file)" },
+    precompact: { kind: 'boolean', help: 'write only the rule-built handover (PreCompact)' },
+    agent: { kind: 'string', help: 'whose transcript it is: claude-code (the default) or codex' },
+  },
+  examples: ['agentctx extract --session-id 3f2a… --transcript ~/.claude/projects/my-app/3f2a….jsonl'],
   async run({ args, app }) {
     const sessionId = str(args.flags, 'sessionId');
     const transcriptArg = str(args.flags, 'transcript');

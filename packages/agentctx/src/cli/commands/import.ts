@@ -14,7 +14,12 @@ export const command: Command = {
   name: 'import',
   summary: "Take in another memory's notes as records (Claude Code's auto-memory).",
   usage: 'agentctx import claude-memory [--dir DIR] [--json]',
-  flags: { dir: 'string' },
+  group: 'setup',
+  line: "take Claude Code's auto-memory notes in as records (a second import adds nothing)",
+  options: {
+    dir: { kind: 'string', help: "read the notes from DIR instead of this project's auto-memory folder" },
+  },
+  examples: ['agentctx import claude-memory', 'agentctx import claude-memory --json'],
   run({ args, app, io }) {
     const what = args.positionals[0];
     if (what !== 'claude-memory') {

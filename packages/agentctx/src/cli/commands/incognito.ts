@@ -16,7 +16,15 @@ export const command: Command = {
   summary:
     'One Claude Code session with nothing captured and nothing injected: the next session (or --session ID), until the session after it.',
   usage: 'agentctx incognito [on|off|status] [--session ID] [--json]',
-  flags: { session: 'string' },
+  group: 'everyday',
+  line: 'one session with nothing captured and nothing injected (the next one switches it off)',
+  options: {
+    session: {
+      kind: 'string',
+      help: 'this Claude Code session id instead of the next session (the plugin command passes it)',
+    },
+  },
+  examples: ['agentctx incognito', 'agentctx incognito off', 'agentctx incognito status'],
   run({ args, app }) {
     const a = app();
     const sub = args.positionals[0] ?? 'on';

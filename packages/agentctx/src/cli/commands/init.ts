@@ -60,13 +60,34 @@ export const command: Command = {
     "Set agentctx up: create ~/.agentctx, register the hooks and the MCP server in Claude Code (--agent codex: in Codex, hooks trusted; --agent qwen|gemini|opencode|cursor|copilot: in that agent's own config; --agent all: every agent found), detect the project profile.",
   usage:
     'agentctx init [--agent claude-code|codex|qwen|gemini|opencode|cursor|copilot|all] [--project] [--no-claude-cli] [--download-model] [--semantic] [--json]   (AGENTCTX_NO_CLAUDE_CLI=1 also edits ~/.claude.json directly)',
-  flags: {
-    agent: 'string',
-    project: 'boolean',
-    'claude-cli': 'boolean',
-    'download-model': 'boolean',
-    semantic: 'boolean',
+  group: 'setup',
+  line: 'register the hooks and the MCP server in Claude Code (or Codex); --semantic adds embeddings',
+  options: {
+    agent: {
+      kind: 'string',
+      help: 'claude-code (the default), codex (hooks in $CODEX_HOME/hooks.json, trusted through codex app-server; MCP in config.toml), qwen (~/.qwen/settings.json), gemini (~/.gemini/settings.json), opencode (a plugin module and mcp in ~/.config/opencode), cursor (~/.cursor/hooks.json, mcp.json), copilot (~/.copilot/hooks/agentctx.json, mcp-config.json) or all (every agent found)',
+    },
+    project: {
+      kind: 'boolean',
+      help: "write the hooks into this repository's .claude/settings.json instead of yours",
+    },
+    'claude-cli': {
+      kind: 'boolean',
+      help: 'register the MCP server through `claude mcp add` when claude is on PATH (--no-claude-cli: edit the file)',
+    },
+    'download-model': { kind: 'boolean', help: 'download the embedding model now' },
+    semantic: {
+      kind: 'boolean',
+      help: 'install the semantic layer (transformers.js) into ~/.agentctx/semantic and download the model',
+    },
   },
+  examples: [
+    'agentctx init',
+    'agentctx init --agent codex',
+    'agentctx init --agent qwen',
+    'agentctx init --agent all',
+    'agentctx init --semantic',
+  ],
   async run({ args, app, io, json: asJson }) {
     assertNodeVersion(process.versions.node);
     const agent = parseAgentChoice(args.flags.agent, 'claude-code');

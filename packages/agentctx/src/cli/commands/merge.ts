@@ -6,7 +6,12 @@ export const command: Command = {
   name: 'merge',
   summary: 'Confirm a near-duplicate pair (the newer record is superseded into the older) or dismiss it.',
   usage: 'agentctx merge ID ID [--dismiss] [--json]',
-  flags: { dismiss: 'boolean' },
+  group: 'maintenance',
+  line: 'confirm or dismiss a near-duplicate pair',
+  options: {
+    dismiss: { kind: 'boolean', help: 'keep both records and stop proposing the pair' },
+  },
+  examples: ['agentctx merge 01JDQ8… 01JDQ9…', 'agentctx merge 01JDQ8… 01JDQ9… --dismiss'],
   run({ args, app }) {
     const [x, y, ...rest] = args.positionals;
     if (!x || !y || rest.length > 0) throw new AgentctxError('usage', 'merge needs exactly two record ids');

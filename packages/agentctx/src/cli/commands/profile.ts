@@ -11,7 +11,13 @@ export const command: Command = {
   name: 'profile',
   summary: 'The global developer profile: show it, correct or clear an entry, export it as Markdown.',
   usage: USAGE,
-  flags: { body: 'string', title: 'string' },
+  group: 'setup',
+  line: 'your global preferences: show, edit, clear, export',
+  options: {
+    body: { kind: 'string', help: 'the corrected text (profile edit)' },
+    title: { kind: 'string', help: 'a corrected title (profile edit)' },
+  },
+  examples: ['agentctx profile', 'agentctx profile edit 01JDQ8ZK… --body "Tabs, width 4."'],
   run({ args, app, io }) {
     const [sub = 'show', id, ...rest] = args.positionals;
     if (rest.length > 0)

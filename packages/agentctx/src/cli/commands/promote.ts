@@ -6,7 +6,10 @@ export const command: Command = {
   name: 'promote',
   summary: 'Make records team context: the next `agentctx team export` writes them to .agentctx/context.md.',
   usage: 'agentctx promote ID... [--json]',
-  flags: {},
+  group: 'everyday',
+  line: 'mark records as team records (they go into .agentctx/context.md)',
+  options: {},
+  examples: ['agentctx promote 01JDQ8ZK4M3N5P7Q9R1S3T5V7W'],
   run({ args, app }) {
     if (args.positionals.length === 0)
       throw new AgentctxError('usage', 'promote needs one or more record ids');

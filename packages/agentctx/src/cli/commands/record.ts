@@ -8,14 +8,23 @@ export const command: Command = {
   summary: 'Record a decision, convention, preference, discovery, bugfix, handover or profile fact.',
   usage:
     'agentctx record --type TYPE --title TITLE --body BODY [--scope project|global] [--supersedes ID] [--pin] [--json]',
-  flags: {
-    type: 'string',
-    title: 'string',
-    body: 'string',
-    scope: 'string',
-    supersedes: 'string',
-    pin: 'boolean',
+  group: 'everyday',
+  line: 'record a decision, convention, preference, … yourself',
+  options: {
+    type: {
+      kind: 'string',
+      help: 'decision, convention, preference, discovery, bugfix, handover or profile',
+    },
+    title: { kind: 'string', help: 'one line, at most 120 characters' },
+    body: { kind: 'string', help: 'the fact and its rationale, at most 2,000 characters' },
+    scope: { kind: 'string', help: 'project (default) or global (your preferences everywhere)' },
+    supersedes: { kind: 'string', help: 'id of the current record this one replaces' },
+    pin: { kind: 'boolean', help: 'always show it in the digest' },
   },
+  examples: [
+    'agentctx record --type decision --title "SQLite in WAL mode" --body "Concurrent hook processes write."',
+    'agentctx record --type preference --scope global --title "Small commits" --body "Each with its test."',
+  ],
   run({ args, app, io }) {
     const f = args.flags;
     const notice = redactionNotice(io);

@@ -9,7 +9,13 @@ export const command: Command = {
   name: 'reset',
   summary: 'Delete everything agentctx stored for this project (and, with --global, the global profile).',
   usage: 'agentctx reset [--global] [--yes] [--json]',
-  flags: { yes: 'boolean', global: 'boolean' },
+  group: 'maintenance',
+  line: "delete this project's records (asks first)",
+  options: {
+    yes: { kind: 'boolean', help: 'do not ask' },
+    global: { kind: 'boolean', help: 'also clear the global profile' },
+  },
+  examples: ['agentctx reset', 'agentctx reset --global --yes'],
   async run({ args, app, io }) {
     const a = app();
     const global = bool(args.flags, 'global');

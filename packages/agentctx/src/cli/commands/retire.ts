@@ -6,7 +6,10 @@ export const command: Command = {
   name: 'retire',
   summary: 'Close a record that is no longer true, without a successor (it stays in history).',
   usage: 'agentctx retire ID [--json]',
-  flags: {},
+  group: 'everyday',
+  line: 'close a record that is no longer true, without a successor (kept in history)',
+  options: {},
+  examples: ['agentctx retire 01JDQ8…'],
   run({ args, app }) {
     const [id, ...rest] = args.positionals;
     if (!id || rest.length > 0) throw new AgentctxError('usage', 'retire needs exactly one record id');

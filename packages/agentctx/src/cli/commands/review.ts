@@ -166,19 +166,37 @@ export const command: Command = {
     'Walk what needs a human: team conflicts, team-file changes, records whose files changed, near-duplicates, inferred records; one key each to choose, confirm, supersede, merge or dismiss.',
   usage:
     'agentctx review [--json] [--kind conflict|team|stale|duplicate|inferred] [--limit N] | agentctx review --confirm|--dismiss|--merge KEY | --supersede KEY --body BODY --rationale WHY [--title TITLE] | --choose conflict:KEY --version N',
-  flags: {
-    kind: 'string',
-    limit: 'number',
-    confirm: 'string',
-    supersede: 'string',
-    merge: 'string',
-    dismiss: 'string',
-    choose: 'string',
-    version: 'string',
-    body: 'string',
-    rationale: 'string',
-    title: 'string',
+  group: 'everyday',
+  line: 'walk what needs you: team conflicts, team-file changes, records whose files changed, near-duplicates, unconfirmed records',
+  options: {
+    kind: { kind: 'string', help: 'only items of one kind: conflict, team, stale, duplicate or inferred' },
+    limit: { kind: 'number', help: 'at most N items of each kind (default 50)' },
+    confirm: {
+      kind: 'string',
+      help: 'answer item KEY (or a record id): the record is still true / take in the team file',
+    },
+    supersede: {
+      kind: 'string',
+      help: 'answer item KEY with a new version of the record (with --body and --rationale)',
+    },
+    merge: { kind: 'string', help: 'answer near-duplicate item KEY: merge the pair' },
+    dismiss: { kind: 'string', help: 'answer item KEY: retire the record, or keep the pair apart' },
+    choose: { kind: 'string', help: 'answer team conflict item KEY: keep one version (with --version)' },
+    version: {
+      kind: 'string',
+      help: 'with --choose: the version that stays, by its number in the item or its record id',
+    },
+    body: { kind: 'string', help: 'with --supersede: the new text' },
+    rationale: { kind: 'string', help: 'with --supersede: why it changed' },
+    title: { kind: 'string', help: 'with --supersede: a new title' },
   },
+  examples: [
+    'agentctx review',
+    'agentctx review --choose conflict:01JDQ8… --version 2',
+    'agentctx review --json',
+    'agentctx review --confirm stale:01JDQ8…',
+    'agentctx review --merge pair:01JDQ8…:01JDQ9…',
+  ],
   async run(ctx) {
     const a = ctx.app();
     const kind = str(ctx.args.flags, 'kind');

@@ -8,7 +8,12 @@ export const command: Command = {
   summary:
     'Remove secrets kept by older versions: redact stored records in place (history too), their index, vectors, digests and logs.',
   usage: 'agentctx scrub [--budget-ms N] [--json]',
-  flags: { 'budget-ms': 'number' },
+  group: 'maintenance',
+  line: 'redact secrets stored before the redaction gate, in place (consolidate runs it too)',
+  options: {
+    'budget-ms': { kind: 'number', help: 'time box in milliseconds' },
+  },
+  examples: ['agentctx scrub', 'agentctx scrub --json'],
   async run({ args, app }) {
     const a = app();
     const budget = num(args.flags, 'budgetMs');

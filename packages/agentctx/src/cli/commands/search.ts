@@ -5,7 +5,7 @@ import { isRecordType, isScope } from '../../shared/types.js';
 import { agentsOf } from '../../storage/records-repo.js';
 import { bool, num, str } from '../args.js';
 import type { Command } from '../command.js';
-import { TIME_FLAGS, TIME_USAGE, timeTravelFrom } from '../time-flags.js';
+import { TIME_OPTIONS, TIME_USAGE, timeTravelFrom } from '../time-flags.js';
 
 /** A line cut to the terminal's width (an ellipsis at the cut); whole when the width is unknown. */
 function fitLine(line: string, columns: number | undefined): string {
@@ -18,7 +18,19 @@ export const command: Command = {
   name: 'search',
   summary: 'Search the project and the global profile; returns an index of matching records.',
   usage: `agentctx search QUERY [--type T] [--scope project|global] [--limit N] [--history] ${TIME_USAGE} [--json]`,
-  flags: { type: 'string', scope: 'string', limit: 'number', history: 'boolean', ...TIME_FLAGS },
+  group: 'everyday',
+  line: 'find records about something (an index: id, type, title, age)',
+  options: {
+    type: {
+      kind: 'string',
+      help: 'only records of this type (decision, convention, preference, discovery, bugfix, handover, profile)',
+    },
+    scope: { kind: 'string', help: 'project or global' },
+    limit: { kind: 'number', help: 'at most N results' },
+    history: { kind: 'boolean', help: 'include superseded records' },
+    ...TIME_OPTIONS,
+  },
+  examples: ['agentctx search "sqlite concurrency"', 'agentctx search retries --type decision --limit 5'],
   run({ args, app, io }) {
     const query = args.positionals.join(' ');
     if (!query.trim()) throw new AgentctxError('usage', 'search needs a query');

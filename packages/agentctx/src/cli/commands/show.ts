@@ -7,7 +7,7 @@ import type { Db } from '../../storage/open.js';
 import { supersessionChain } from '../../storage/records-repo.js';
 import { usageOf } from '../../storage/usage-repo.js';
 import type { Command } from '../command.js';
-import { TIME_FLAGS, TIME_USAGE, timeTravelFrom } from '../time-flags.js';
+import { TIME_OPTIONS, TIME_USAGE, timeTravelFrom } from '../time-flags.js';
 
 /**
  * The record's fields in words (issue 31 #18: the raw column names were printed). Fields that
@@ -57,7 +57,15 @@ export const command: Command = {
   summary:
     'Show one record, every column, and its supersession chain (with --as-of: the version of the chain valid then).',
   usage: `agentctx show ID ${TIME_USAGE} [--json]`,
-  flags: { ...TIME_FLAGS },
+  group: 'everyday',
+  line: 'one record in full, with its supersession chain',
+  options: {
+    ...TIME_OPTIONS,
+  },
+  examples: [
+    'agentctx show 01JDQ8ZK4M3N5P7Q9R1S3T5V7W',
+    'agentctx show 01JDQ8ZK4M3N5P7Q9R1S3T5V7W --as-of 2026-06-01',
+  ],
   run({ args, app }) {
     const id = args.positionals[0];
     if (!id) throw new AgentctxError('usage', 'show needs a record id');

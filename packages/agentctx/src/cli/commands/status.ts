@@ -27,7 +27,15 @@ export const command: Command = {
   summary:
     'Is agentctx working here, what it knows, what it cost, what needs you (--verbose: store, tokens, backends, maintenance, retrieval).',
   usage: 'agentctx status [--verbose] [--json]',
-  flags: { verbose: 'boolean' },
+  group: 'everyday',
+  line: 'is it working here, what it knows, what it cost, what needs you',
+  options: {
+    verbose: {
+      kind: 'boolean',
+      help: 'the rest: store, tokens and their use, extraction backends, maintenance, retrieval',
+    },
+  },
+  examples: ['agentctx status', 'agentctx status --verbose', 'agentctx status --json'],
   async run({ app, args }) {
     const a = app();
     // The session journals' lines not folded yet count too. Best effort: when the store cannot

@@ -8,7 +8,16 @@ export const command: Command = {
   name: 'supersede',
   summary: 'Replace a current record with a new version; the old one becomes history.',
   usage: 'agentctx supersede ID --body BODY --rationale WHY [--title TITLE] [--json]',
-  flags: { body: 'string', rationale: 'string', title: 'string' },
+  group: 'everyday',
+  line: 'replace a record with a new version (the old one becomes history)',
+  options: {
+    body: { kind: 'string', help: 'the new body' },
+    rationale: { kind: 'string', help: 'why it changed' },
+    title: { kind: 'string', help: 'a new title (the old one is kept otherwise)' },
+  },
+  examples: [
+    'agentctx supersede 01JDQ8ZK… --body "Postgres, for row-level locks." --rationale "multi-writer load"',
+  ],
   run({ args, app, io }) {
     const id = args.positionals[0];
     if (!id) throw new AgentctxError('usage', 'supersede needs the id of the record to replace');

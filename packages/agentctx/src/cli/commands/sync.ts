@@ -13,7 +13,14 @@ export const command: Command = {
   summary:
     'Compare CLAUDE.md with the recorded decisions and conventions and print a proposed diff. Writes nothing unless --apply is confirmed.',
   usage: 'agentctx sync [--limit N] [--offset N] [--apply] [--json]',
-  flags: { limit: 'number', offset: 'number', apply: 'boolean' },
+  group: 'maintenance',
+  line: 'compare CLAUDE.md with the recorded decisions; propose a diff',
+  options: {
+    limit: { kind: 'number', help: 'at most N changes per page' },
+    offset: { kind: 'number', help: 'skip the first N changes' },
+    apply: { kind: 'boolean', help: 'write the proposed CLAUDE.md (asks first)' },
+  },
+  examples: ['agentctx sync', 'agentctx sync --apply'],
   async run({ args, io, json, app }) {
     const a = app();
     const now = a.clock();

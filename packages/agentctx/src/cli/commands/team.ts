@@ -140,7 +140,14 @@ export const command: Command = {
   name: 'team',
   summary: 'Team context through git: export, import and status of .agentctx/context.md.',
   usage: USAGE,
-  flags: { yes: 'boolean', force: 'boolean', file: 'string' },
+  group: 'everyday',
+  line: 'team context in git: export, import or status of .agentctx/context.md',
+  options: {
+    yes: { kind: 'boolean', help: 'import: close records whose block was removed, without asking' },
+    force: { kind: 'boolean', help: 'export: overwrite a file that holds changes not imported yet' },
+    file: { kind: 'string', help: 'use FILE instead of <repo>/.agentctx/context.md' },
+  },
+  examples: ['agentctx team export', 'agentctx team import', 'agentctx team status'],
   async run(ctx) {
     const sub = ctx.args.positionals[0];
     if (sub === 'status') return runStatus(ctx);

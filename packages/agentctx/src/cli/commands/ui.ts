@@ -68,7 +68,16 @@ export const command: Command = {
   name: 'ui',
   summary: 'Open the dashboard: browse, search and correct what agentctx knows (127.0.0.1 only).',
   usage: 'agentctx ui [--port 7327] [--no-open]',
-  flags: { port: 'number', open: 'boolean' },
+  group: 'everyday',
+  line: 'open the dashboard on 127.0.0.1',
+  options: {
+    port: { kind: 'number', help: 'port to listen on (0: any free one)' },
+    open: {
+      kind: 'boolean',
+      help: 'open the browser (--no-open: print the URL, with its access token, only)',
+    },
+  },
+  examples: ['agentctx ui', 'agentctx ui --port 0 --no-open'],
   async run({ args, app, io, json }) {
     const a = app();
     const port = num(args.flags, 'port') ?? 7327;

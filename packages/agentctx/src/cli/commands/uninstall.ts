@@ -53,7 +53,18 @@ export const command: Command = {
     'Remove what init added: the agentctx hooks, their trust and the MCP server registration, in Claude Code, Codex, Qwen Code, Gemini CLI, OpenCode, Cursor and Copilot CLI (--agent picks one; --purge also deletes ~/.agentctx).',
   usage:
     'agentctx uninstall [--agent claude-code|codex|qwen|gemini|opencode|cursor|copilot|all] [--project] [--purge [--yes]] [--json]',
-  flags: { agent: 'string', project: 'boolean', purge: 'boolean', yes: 'boolean' },
+  group: 'setup',
+  line: 'remove what init added, in every agent (--purge also deletes ~/.agentctx)',
+  options: {
+    agent: {
+      kind: 'string',
+      help: 'only this agent: claude-code, codex, qwen, gemini, opencode, cursor, copilot or all (the default)',
+    },
+    project: { kind: 'boolean', help: "remove the hooks from this repository's .claude/settings.json" },
+    purge: { kind: 'boolean', help: 'also delete ~/.agentctx (asks first)' },
+    yes: { kind: 'boolean', help: 'do not ask' },
+  },
+  examples: ['agentctx uninstall', 'agentctx uninstall --agent codex', 'agentctx uninstall --purge --yes'],
   async run({ args, app, io }) {
     const agent = parseAgentChoice(args.flags.agent, 'all');
     const a = app();

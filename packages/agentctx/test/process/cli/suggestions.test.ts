@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../../src/cli/args.js';
+import { flagKinds } from '../../../src/cli/command.js';
 import { commandLoader } from '../../../src/cli/registry.js';
 import { isolatedEnv, PACKAGE_ROOT, runAgentctx } from '../../support/cli.js';
 import { fakeRepo, tempDir } from '../../support/tmp.js';
@@ -74,7 +75,7 @@ async function worksAsPrinted(cmd: string): Promise<void> {
   expect(load, `${cmd}: no such command`).toBeDefined();
   const command = await load!();
   // the flags it names are the command's own (parseArgs refuses any other)
-  expect(() => parseArgs(rest, command.flags)).not.toThrow();
+  expect(() => parseArgs(rest, flagKinds(command.options))).not.toThrow();
   const placeholder = rest.some((w) => /^[A-Z]{2,}$/.test(w));
   if (!RUN.has(name!) || placeholder || rest.includes('--semantic')) return;
   const r = runAgentctx(words.slice(1), { cwd: repo, env });

@@ -14,7 +14,10 @@ const packages = ['packages/agentctx', 'packages/agentctx-ui'];
  * Files whose exports are an interface kept whole on purpose: the dashboard package's `exports`
  * entry, and the store driver's API (`openDb` and the `Db` contract every driver keeps).
  */
-const PUBLIC = new Set(['packages/agentctx-ui/src/server/index.ts', 'packages/agentctx/src/storage/open.ts']);
+const PUBLIC = new Set([
+  'packages/agentctx-ui/src/server/index.ts',
+  'packages/agentctx/src/database/open.ts',
+]);
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'fixtures', '.git']);
 
 function walk(dir, out = []) {

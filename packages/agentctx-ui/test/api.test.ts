@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { appendJournal } from '../../agentctx/src/storage/session-journal.js';
+import { appendJournal } from '../../agentctx/src/files/session-journal.js';
 import { createDashboardApp } from '../src/server/app.js';
 import { type App, createApp } from '../src/server/core.js';
 import { contextFromApp, newToken } from '../src/server/start.js';

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Db as Database } from '../../agentctx/src/storage/sqlite.js';
+import { Db as Database } from '../../agentctx/src/database/sqlite.js';
 import { type RunningDashboard, startDashboard } from '../src/server/start.js';
 import { type Browser, chromiumPath, launch, screenshotDir } from './support/browser.js';
 import { withToken } from './support/http.js';

@@ -20,7 +20,7 @@ const entries = [
   { src: 'src/mcp-entry.ts', format: 'cjs', out: 'dist/mcp.cjs' },
   // the SQLite driver alone, for the scripts and test helpers that open a store from plain
   // JavaScript (benchmarks, a lock holder in another process): the same module as the bundles'
-  { src: 'src/storage/sqlite.ts', format: 'cjs', out: 'dist/sqlite.cjs' },
+  { src: 'src/database/sqlite.ts', format: 'cjs', out: 'dist/sqlite.cjs' },
   // the declared export `@agentctxhq/agentctx/ui-core`: the core the dashboard runs on
   { src: 'src/ui-core.ts', format: 'esm', out: 'dist/ui-core.js' },
 ];

@@ -111,7 +111,7 @@ function makeStore(dir, projectId, n) {
       if (ids.length < 40 && pid === projectId && !superseded) ids.push(id);
     }
   })();
-  // the word counts as consolidation's "term frequencies" step leaves them (storage/term-df.ts)
+  // the word counts as consolidation's "term frequencies" step leaves them (database/term-df.ts)
   termDfAsConsolidated(db);
   db.close();
   // a digest as consolidation would leave it: within the 1,500-token budget by the hook's

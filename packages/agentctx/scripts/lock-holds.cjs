@@ -1,7 +1,7 @@
 // A debugging preload that times how long a process holds the store's write lock:
 //   AGENTCTX_LOCK_LOG=/tmp/holds.jsonl node -r ./scripts/lock-holds.cjs bin/agentctx.cjs consolidate
 // It wraps `run` of node:sqlite's statements, which every copy of agentctx's driver in the
-// process uses (each bundle carries its own copy of src/storage/sqlite.ts), so
+// process uses (each bundle carries its own copy of src/database/sqlite.ts), so
 // it sees each BEGIN … COMMIT/ROLLBACK and each write statement run outside a transaction (an
 // implicit transaction of its own), and appends one JSON line per hold:
 //   kind (tx:immediate, tx:deferred…, autocommit), ms (from the call of BEGIN to the end of

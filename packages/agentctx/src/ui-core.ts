@@ -28,6 +28,12 @@ export { actOnItem, findItem } from './core/review/actions.js';
 export { type ReviewAction, type ReviewItem, reviewQueue } from './core/review/queue.js';
 export { readTeamFile, teamFilePath } from './core/team/team-io.js';
 export { parseTeamFile } from './core/team/team-parse.js';
+export { nodeValue } from './database/graph-repo.js';
+export type { Db } from './database/open.js';
+export { listRecords, supersessionChain } from './database/records-repo.js';
+export { listSessions, sessionTotals } from './database/sessions-repo.js';
+export { staleFilesOf } from './database/staleness-repo.js';
+export { projectTaxShare, sessionTaxShare } from './database/usage-repo.js';
 export type { Clock, IdGen } from './shared/clock.js';
 export { AgentctxError, errorMessage } from './shared/errors.js';
 export { staleLabel } from './shared/stale-label.js';
@@ -41,10 +47,4 @@ export {
   RECORD_TYPES,
   type RecordType,
 } from './shared/types.js';
-export { nodeValue } from './storage/graph-repo.js';
-export type { Db } from './storage/open.js';
-export { listRecords, supersessionChain } from './storage/records-repo.js';
-export { listSessions, sessionTotals } from './storage/sessions-repo.js';
-export { staleFilesOf } from './storage/staleness-repo.js';
-export { projectTaxShare, sessionTaxShare } from './storage/usage-repo.js';
 export { VERSION } from './version.js';

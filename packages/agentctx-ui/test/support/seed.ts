@@ -1,13 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { linkRecordEntity, upsertNode } from '../../../agentctx/src/storage/graph-repo.js';
+import { linkRecordEntity, upsertNode } from '../../../agentctx/src/database/graph-repo.js';
 import {
   addExtractionCost,
   addInjectedTokens,
   endSession,
-} from '../../../agentctx/src/storage/sessions-repo.js';
-import { addShown, setVerdict } from '../../../agentctx/src/storage/usage-repo.js';
+} from '../../../agentctx/src/database/sessions-repo.js';
+import { addShown, setVerdict } from '../../../agentctx/src/database/usage-repo.js';
 import { createApp, createRecord, type RecordsDeps, supersedeRecord } from '../../src/server/core.js';
 
 /** A git folder with an origin remote, made without running git. */

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync } from
 import { dirname } from 'node:path';
 import { writeUserFile } from '../claude/install.js';
 import { installedHooks } from '../claude/settings.js';
-import { writeFileAtomic } from '../storage/atomic-write.js';
-import { ensurePrivateDir } from '../storage/open.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
+import { ensurePrivateDir } from '../files/private-dir.js';
 import type { JsonSettingsAgent } from './json-agents.js';
 import {
   isEmptyObjectText,

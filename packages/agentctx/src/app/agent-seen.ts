@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../files/atomic-write.js';
 import { formatAge } from '../shared/age.js';
-import { writeFileAtomic } from '../storage/atomic-write.js';
 import type { Paths } from './paths.js';
 
 /**

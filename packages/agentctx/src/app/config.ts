@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
+import { writeFileAtomic } from '../files/atomic-write.js';
+import { readRegularFile } from '../files/regular-file.js';
 import { AgentctxError } from '../shared/errors.js';
-import { writeFileAtomic } from '../storage/atomic-write.js';
-import { readRegularFile } from '../storage/regular-file.js';
 
 export interface Config {
   llm: {

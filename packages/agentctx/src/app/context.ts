@@ -1,10 +1,10 @@
 import type { RecordsDeps } from '../core/records/records.js';
 import { type Redact, redactorFor } from '../core/redaction/redact.js';
+import { type Db, needsWrite, openDb, snapshotReason } from '../database/open.js';
 import { isHookAgent } from '../shared/agents.js';
 import { type Clock, type IdGen, systemClock } from '../shared/clock.js';
 import { AgentctxError, errorMessage } from '../shared/errors.js';
 import { ulidFactory } from '../shared/ids.js';
-import { type Db, needsWrite, openDb, snapshotReason } from '../storage/open.js';
 import { type Config, loadConfig } from './config.js';
 import { type Paths, resolvePaths } from './paths.js';
 import { type ProjectRef, resolveProject } from './project.js';
@@ -33,7 +33,7 @@ export interface App {
   readonly db: Db;
   /**
    * For commands that only read: the store, or when it cannot be opened for lack of a write
-   * (a full disk, a read-only home), a read-only snapshot of it (storage/connection.ts).
+   * (a full disk, a read-only home), a read-only snapshot of it (database/connection.ts).
    */
   readonly readDb: Db;
   /** The redaction gate's redactor: the built-in rules and the user's `redact.extraPatterns`. */

@@ -7,7 +7,7 @@
  */
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../storage/atomic-write.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 import type { Paths } from './paths.js';
 
 export interface IncognitoState {

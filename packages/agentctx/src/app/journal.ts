@@ -1,8 +1,8 @@
 import { applySpooledCaptures, type SpoolResult } from '../core/capture/spool.js';
 import type { Redact } from '../core/redaction/redact.js';
+import { type FoldResult, foldAllJournals } from '../database/journal-fold.js';
+import type { Db } from '../database/open.js';
 import type { Clock, IdGen } from '../shared/clock.js';
-import { type FoldResult, foldAllJournals } from '../storage/journal-fold.js';
-import type { Db } from '../storage/open.js';
 import { appendLog } from './log.js';
 import type { Paths } from './paths.js';
 

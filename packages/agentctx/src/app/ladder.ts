@@ -1,8 +1,8 @@
+import { dailyExtractionCost } from '../database/extraction-state-repo.js';
+import { fts5Available, ftsUsable } from '../database/fts-index.js';
+import type { Db } from '../database/open.js';
 import { modelPresent } from '../embed/model-files.js';
 import { decideBackend } from '../llm/select.js';
-import { dailyExtractionCost } from '../storage/extraction-state-repo.js';
-import { fts5Available, ftsUsable } from '../storage/fts-index.js';
-import type { Db } from '../storage/open.js';
 import type { Config } from './config.js';
 import type { Env } from './context.js';
 import type { Paths } from './paths.js';

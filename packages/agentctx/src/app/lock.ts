@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive } from '../files/process-alive.js';
+import { readRegularFile } from '../files/regular-file.js';
 import { AgentctxError } from '../shared/errors.js';
-import { processAlive } from '../storage/process-alive.js';
-import { readRegularFile } from '../storage/regular-file.js';
 
 interface Lock {
   release: () => void;

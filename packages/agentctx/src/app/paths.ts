@@ -9,7 +9,7 @@ export interface Paths {
   digests: string;
   /** Append-only session journals (stored data: injected tokens, working directory). */
   journal: string;
-  /** Captures waiting for the store's write lock (storage/capture-spool.ts). */
+  /** Captures waiting for the store's write lock (files/capture-spool.ts). */
   spool: string;
   locks: string;
   profile: string;
@@ -51,7 +51,7 @@ export function sessionStatePath(paths: Paths, sessionId: string): string {
 }
 
 /**
- * The session's journal (stored, storage/session-journal.ts). Two ids that map to one name
+ * The session's journal (stored, files/session-journal.ts). Two ids that map to one name
  * share a file harmlessly: every line names its session.
  */
 export function sessionJournalPath(paths: Paths, sessionId: string): string {

@@ -1,5 +1,5 @@
 import { projectIdFor, projectNameFor, remoteForDisplay } from '../core/records/namespace.js';
-import { findRepo, linkedWorktreeRoots } from '../storage/git-repo.js';
+import { findRepo, linkedWorktreeRoots } from '../git/git-repo.js';
 
 export interface ProjectRef {
   id: string;

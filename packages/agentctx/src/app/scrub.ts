@@ -13,8 +13,8 @@ import {
   hasSqliteVecTable,
   readScrubState,
   writeScrubState,
-} from '../storage/scrub-repo.js';
-import { loadSqliteVec } from '../storage/vectors/open.js';
+} from '../database/scrub-repo.js';
+import { loadSqliteVec } from '../database/vectors/open.js';
 import type { App } from './context.js';
 import { tryLock } from './lock.js';
 import { scrubDigests } from './scrub-digests.js';

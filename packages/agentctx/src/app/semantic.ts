@@ -1,9 +1,9 @@
+import type { Db } from '../database/open.js';
+import { ensureSignature, forgetSignature, openVectorStore } from '../database/vectors/open.js';
+import type { VectorStore } from '../database/vectors/store.js';
 import type { Embedder } from '../embed/embedder.js';
 import { modelPresent } from '../embed/model-files.js';
 import { type ModelSpec, modelSignature, selectModel } from '../embed/models.js';
-import type { Db } from '../storage/open.js';
-import { ensureSignature, forgetSignature, openVectorStore } from '../storage/vectors/open.js';
-import type { VectorStore } from '../storage/vectors/store.js';
 import type { Config } from './config.js';
 import type { Env } from './context.js';
 import type { Paths } from './paths.js';

@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
 import type { UsageEvent } from '../claude/transcript-usage.js';
 import { judgeSession, judgeSessionEvents, type SessionUsage } from '../core/usage/judge-session.js';
+import { foldJournalFile } from '../database/journal-fold.js';
 import { errorMessage } from '../shared/errors.js';
-import { foldJournalFile } from '../storage/journal-fold.js';
 import type { App } from './context.js';
 import { appendLog } from './log.js';
 import { sessionJournalPath } from './paths.js';

@@ -1,9 +1,9 @@
 import { writeStampedDigest } from '../core/digest/current-digest.js';
 import { composeDigest } from '../core/digest/digest.js';
 import { removeDigest } from '../core/digest/digest-file.js';
+import type { Db } from '../database/open.js';
+import { idsWithData, mergeProjectInto } from '../database/project-merge.js';
 import { errorMessage } from '../shared/errors.js';
-import type { Db } from '../storage/open.js';
-import { idsWithData, mergeProjectInto } from '../storage/project-merge.js';
 import { appendLog } from './log.js';
 import type { Paths } from './paths.js';
 import { legacyProjectIds, type ProjectRef } from './project.js';
@@ -12,7 +12,7 @@ import { legacyProjectIds, type ProjectRef } from './project.js';
  * Worktrees of a repository without a remote were projects of their own (each root hashed to
  * its own id); they now share the main worktree's id. Records stored under an old id are moved
  * to the shared one the first time a command, the MCP server or a consolidation opens the store
- * in any worktree of the repository (storage/project-merge.ts). Moving, rather than reading
+ * in any worktree of the repository (database/project-merge.ts). Moving, rather than reading
  * old ids as aliases, keeps one id per project in every query, digest and team link; the probe
  * is one indexed query per old id. Hooks do not do it: a session in a worktree not yet moved
  * sees the old records from its first consolidation on (SessionEnd starts one).

@@ -1,5 +1,5 @@
 import { promptInjection } from '../core/injection/prompt-injection.js';
-import type { Db } from '../storage/open.js';
+import type { Db } from '../database/open.js';
 import type { BenchQuery } from './dataset.js';
 
 /**

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { search } from '../core/retrieval/search.js';
-import { type Db, openDb } from '../storage/open.js';
-import { insertRecord } from '../storage/records-repo.js';
+import { type Db, openDb } from '../database/open.js';
+import { insertRecord } from '../database/records-repo.js';
 
 /** A deterministic PRNG so every run builds the same synthetic store. */
 function prng(seed: number): () => number {

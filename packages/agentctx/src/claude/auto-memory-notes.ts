@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readRegularFile } from '../storage/regular-file.js';
+import { readRegularFile } from '../files/regular-file.js';
 import { markdownFiles } from './auto-memory.js';
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { readRegularFile } from '../storage/regular-file.js';
+import { readRegularFile } from '../files/regular-file.js';
 import { getProp, toValue } from './json-text.js';
 import { claudeConfigDir, parseSettings, projectSettingsPath } from './settings-file.js';
 

@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { writeFileAtomic } from '../storage/atomic-write.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 import {
   claudeJsonPath,
   findClaudeCli,

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
+import { readRegularFile, readRegularTail } from '../files/regular-file.js';
 import { sleepSync } from '../shared/sleep.js';
-import { readRegularFile, readRegularTail } from '../storage/regular-file.js';
 import { isObject, type Json } from './transcript-json.js';
 
 /**

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { readRegularTail } from '../storage/regular-file.js';
+import { readRegularTail } from '../files/regular-file.js';
 import { blockText, EDIT_TOOLS, isObject, type Json } from './transcript-json.js';
 
 /**

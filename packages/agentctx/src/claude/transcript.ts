@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, readSync } from 'node:fs';
-import { openRegularForRead } from '../storage/regular-file.js';
+import { openRegularForRead } from '../files/regular-file.js';
 import { blockText, EDIT_TOOLS, isObject, type Json } from './transcript-json.js';
 
 /**

@@ -1,8 +1,8 @@
 import { createInterface } from 'node:readline';
 import type { App } from '../app/context.js';
 import { resolvePaths } from '../app/paths.js';
+import { damagedStore, isDamagedStore } from '../database/store-error.js';
 import { AgentctxError, errorMessage } from '../shared/errors.js';
-import { damagedStore, isDamagedStore } from '../storage/store-error.js';
 import { VERSION } from '../version.js';
 import { bool, parseArgs, str } from './args.js';
 import { type CommandIO, flagKinds } from './command.js';

@@ -2,10 +2,10 @@ import { vectorWorkOff } from '../app/ladder.js';
 import { packageInstalled, type SemanticConfig } from '../app/semantic.js';
 import { resolveSemanticPackage, sqliteVecEntry, TRANSFORMERS } from '../app/semantic-runtime.js';
 import { countPending } from '../core/consolidation/backfill.js';
+import type { Db } from '../database/open.js';
+import { loadSqliteVec } from '../database/vectors/open.js';
 import { modelPresent } from '../embed/model-files.js';
 import { modelSignature } from '../embed/models.js';
-import type { Db } from '../storage/open.js';
-import { loadSqliteVec } from '../storage/vectors/open.js';
 
 /**
  * The semantic layer's part of `agentctx status`: on or off and why (config, optional packages

@@ -1,14 +1,14 @@
 import type { App } from '../app/context.js';
+import { type ExtractionRun, latestExtractionRuns } from '../database/extraction-runs-repo.js';
+import { dailyExtractionCost } from '../database/extraction-state-repo.js';
+import type { Db } from '../database/open.js';
 import { type BackendDecision, decideBackend } from '../llm/select.js';
-import { type ExtractionRun, latestExtractionRuns } from '../storage/extraction-runs-repo.js';
-import { dailyExtractionCost } from '../storage/extraction-state-repo.js';
-import type { Db } from '../storage/open.js';
 
 /**
  * Which extraction backend agentctx uses, told from two sides (issue 31 #2). The Stop hook runs
  * `agentctx extract` in the agent's environment, which may hold an API key the developer's shell
  * does not, so the shell's own decision says nothing about what the hooks pay for. What the last
- * extractions used comes from their own rows (storage/extraction-runs-repo.ts); what the next
+ * extractions used comes from their own rows (database/extraction-runs-repo.ts); what the next
  * one will use is said for each environment: the agent's sessions (as the last hook run, unless
  * the config or the daily cap changed that) and this shell (decided here, now).
  */

@@ -1,8 +1,8 @@
 import { storedDriftCounts } from '../core/digest/digest-sections.js';
 import { namespacesOf } from '../core/records/records.js';
+import { countMergeCandidates, getRun, listMergeCandidates } from '../database/consolidation-repo.js';
+import type { Db } from '../database/open.js';
 import { formatAge } from '../shared/age.js';
-import { countMergeCandidates, getRun, listMergeCandidates } from '../storage/consolidation-repo.js';
-import type { Db } from '../storage/open.js';
 
 function ago(iso: string, now: Date): string {
   const a = formatAge(iso, now);

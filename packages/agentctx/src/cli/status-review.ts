@@ -1,6 +1,6 @@
 import type { App } from '../app/context.js';
 import { type ReviewCounts, reviewSelection } from '../core/review/queue.js';
-import type { Db } from '../storage/open.js';
+import type { Db } from '../database/open.js';
 
 const LABELS: [keyof ReviewCounts['by_kind'], string, string][] = [
   ['conflict', 'team conflict to choose', 'team conflicts to choose'],

@@ -1,7 +1,7 @@
 import { namespacesOf } from '../core/records/records.js';
-import type { Db } from '../storage/open.js';
-import type { TokenWindows } from '../storage/sessions-repo.js';
-import { projectTaxShare, sessionTaxShare, type TaxShare, usageTotals } from '../storage/usage-repo.js';
+import type { Db } from '../database/open.js';
+import type { TokenWindows } from '../database/sessions-repo.js';
+import { projectTaxShare, sessionTaxShare, type TaxShare, usageTotals } from '../database/usage-repo.js';
 
 /** The share of judged injected tokens that went to records the session used; null before any judging. */
 function usedShare(t: TaxShare): number | null {

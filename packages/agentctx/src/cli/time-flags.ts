@@ -1,6 +1,6 @@
+import type { TimeTravel } from '../database/as-of.js';
 import { AgentctxError } from '../shared/errors.js';
 import { parseTimePoint } from '../shared/time-point.js';
-import type { TimeTravel } from '../storage/as-of.js';
 import { type ParsedArgs, str } from './args.js';
 import type { OptionSpec } from './command.js';
 

@@ -3,9 +3,9 @@ import { dirname } from 'node:path';
 import { writeUserFile } from '../claude/install.js';
 import { installedHooks, planInstallHooks, planRemoveHooks } from '../claude/settings.js';
 import { parseSettings } from '../claude/settings-file.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
+import { ensurePrivateDir } from '../files/private-dir.js';
 import { errorMessage } from '../shared/errors.js';
-import { writeFileAtomic } from '../storage/atomic-write.js';
-import { ensurePrivateDir } from '../storage/open.js';
 import {
   type CodexHookEntry,
   findCodexCli,

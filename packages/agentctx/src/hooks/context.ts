@@ -3,11 +3,11 @@ import { type Paths, resolvePaths, sessionJournalPath, sessionStatePath } from '
 import type { ProjectRef } from '../app/project.js';
 import { resolveProject } from '../app/project.js';
 import { readSessionState, type SessionState } from '../core/injection/session-state.js';
+import type { Db } from '../database/open.js';
+import { journalCwd } from '../files/session-journal.js';
 import type { HookAgent } from '../shared/agents.js';
 import type { Clock, IdGen } from '../shared/clock.js';
 import { ulidFactory } from '../shared/ids.js';
-import type { Db } from '../storage/open.js';
-import { journalCwd } from '../storage/session-journal.js';
 import { openHookStore } from './store.js';
 
 export type Env = Record<string, string | undefined>;

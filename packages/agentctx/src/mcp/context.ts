@@ -3,9 +3,9 @@ import { readIncognito } from '../app/incognito.js';
 import { degradation, degradedMarker, type RungMarker } from '../app/ladder.js';
 import { appendLog } from '../app/log.js';
 import { keepingDfCache } from '../core/retrieval/query.js';
+import { addInjectedTokens } from '../database/sessions-repo.js';
 import { errorMessage } from '../shared/errors.js';
 import { estimateTokens } from '../shared/tokens.js';
-import { addInjectedTokens } from '../storage/sessions-repo.js';
 import type { McpSemantic } from './semantic.js';
 
 /** What every tool handler gets: the composition root and the Claude Code session, if known. */

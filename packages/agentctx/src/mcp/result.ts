@@ -1,8 +1,8 @@
 import { readIncognito } from '../app/incognito.js';
 import { appendLog } from '../app/log.js';
+import { SqliteError } from '../database/sqlite.js';
+import { damagedStore, isDamagedStore } from '../database/store-error.js';
 import { AgentctxError, errorMessage } from '../shared/errors.js';
-import { SqliteError } from '../storage/sqlite.js';
-import { damagedStore, isDamagedStore } from '../storage/store-error.js';
 import type { ToolContext } from './context.js';
 import type { ToolDef, ToolResult } from './protocol.js';
 import { checkObject, type Infer, objectSchema, type Shape } from './schema.js';

@@ -2,12 +2,12 @@ import type { App } from '../app/context.js';
 import { appendLog } from '../app/log.js';
 import { loadEmbedder, packageInstalled, QUERY_VECTORS_HINT, semanticConfig } from '../app/semantic.js';
 import { sqliteVecEntry } from '../app/semantic-runtime.js';
+import { openVectorStore } from '../database/vectors/open.js';
+import type { VectorStore } from '../database/vectors/store.js';
 import type { Embedder } from '../embed/embedder.js';
 import { modelPresent } from '../embed/model-files.js';
 import { modelSignature } from '../embed/models.js';
 import { errorMessage } from '../shared/errors.js';
-import { openVectorStore } from '../storage/vectors/open.js';
-import type { VectorStore } from '../storage/vectors/store.js';
 
 /**
  * The MCP server's embedder for query-time vectors, an opt-in (`search.queryVectors`): by

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDigest } from '../../src/core/digest/digest-file.js';
-import { openDb } from '../../src/storage/open.js';
+import { openDb } from '../../src/database/open.js';
 import { isAgentTurn } from '../support/agent-requests.js';
 import { CLAUDE_BIN, gitRepo, removeHomeAfterBackground, runClaude, waitFor } from '../support/claude.js';
 import { BIN, runAgentctx, spawnCollect } from '../support/cli.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDigest, writeDigest } from '../../src/core/digest/digest-file.js';
-import { readRetirementCounters } from '../../src/storage/retirement.js';
+import { readRetirementCounters } from '../../src/database/retirement.js';
 import { isAgentTurn } from '../support/agent-requests.js';
 import {
   CLAUDE_BIN,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Db as Database } from '../../src/database/sqlite.js';
 import { estimateTokens } from '../../src/shared/tokens.js';
-import { Db as Database } from '../../src/storage/sqlite.js';
 import { isAgentTurn, resultText, toolResults } from '../support/agent-requests.js';
 import { CLAUDE_BIN, claudeEnv, gitRepo, removeHomeAfterBackground, runClaude } from '../support/claude.js';
 import { runJson } from '../support/cli.js';

@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDigest } from '../../src/core/digest/digest-file.js';
-import { readRetirementCounters } from '../../src/storage/retirement.js';
-import { Db as Database } from '../../src/storage/sqlite.js';
+import { readRetirementCounters } from '../../src/database/retirement.js';
+import { Db as Database } from '../../src/database/sqlite.js';
 import { isAgentTurn, resultText, toolResults } from '../support/agent-requests.js';
 import {
   CLAUDE_BIN,

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePaths } from '../../src/app/paths.js';
-import { openDb } from '../../src/storage/open.js';
+import { openDb } from '../../src/database/open.js';
 import { waitFor } from '../support/claude.js';
 import { runAgentctx } from '../support/cli.js';
 import {

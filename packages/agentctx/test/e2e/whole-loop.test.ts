@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDigest } from '../../src/core/digest/digest-file.js';
-import { Db as Database } from '../../src/storage/sqlite.js';
+import { Db as Database } from '../../src/database/sqlite.js';
 import { isAgentTurn, resultText, toolNames, toolResults } from '../support/agent-requests.js';
 import {
   CLAUDE_BIN,

@@ -17,7 +17,7 @@ export interface DerivedSet {
   mergeCandidates: boolean;
 }
 
-function tableExists(db: import('../../src/storage/sqlite.js').Db, name: string): boolean {
+function tableExists(db: import('../../src/database/sqlite.js').Db, name: string): boolean {
   return db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(name) !== undefined;
 }
 

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveProject } from '../../src/app/project.js';
-import { Db as Database } from '../../src/storage/sqlite.js';
+import { Db as Database } from '../../src/database/sqlite.js';
 import { type McpSession, startMcp } from '../process/mcp/client.js';
 import { BIN, isolatedEnv, spawnCollect } from '../support/cli.js';
 import type { FakeApi } from '../support/fake-messages-api.js';

@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Db as Database } from '../../src/storage/sqlite.js';
+import { Db as Database } from '../../src/database/sqlite.js';
 import { type HookWorld, hookWorld } from '../process/hooks/helpers.js';
 import { BENCH, figure, maxOf, SEED, seeded, total } from '../support/faults.js';
 import { cliReads, cliWrites, hooks, mcpTools, type SurfaceResult, type World } from '../support/surfaces.js';

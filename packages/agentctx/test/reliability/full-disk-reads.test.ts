@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Db as Database } from '../../src/storage/sqlite.js';
+import { Db as Database } from '../../src/database/sqlite.js';
 import { startMcp } from '../process/mcp/client.js';
 import { isolatedEnv, runAgentctx, runJson } from '../support/cli.js';
 import { mountSmallFs, type SmallFs } from '../support/fs-faults.js';

@@ -3,7 +3,7 @@ import { chmodSync, closeSync, mkdirSync, openSync, writeFileSync, writeSync } f
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readGitHistory } from '../../src/storage/git-history.js';
+import { readGitHistory } from '../../src/git/git-history.js';
 import { bundleChildScript } from '../support/child-bundle.js';
 import { PACKAGE_ROOT } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
@@ -26,7 +26,7 @@ beforeAll(() => {
   reader = bundleChildScript(
     t.path,
     'reader',
-    `import { headBranch, headCommit, findRepo } from ${src('storage/git-repo.ts')};
+    `import { headBranch, headCommit, findRepo } from ${src('git/git-repo.ts')};
 import { readSessionState } from ${src('core/injection/session-state.ts')};
 const [what, path] = process.argv.slice(2);
 const out =

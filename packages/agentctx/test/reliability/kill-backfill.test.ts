@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../src/app/project.js';
-import { openDb } from '../../src/storage/open.js';
+import { openDb } from '../../src/database/open.js';
 import { BIN } from '../support/cli.js';
 import {
   BENCH,

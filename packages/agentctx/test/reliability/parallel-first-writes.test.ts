@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Db as Database } from '../../src/storage/sqlite.js';
+import { Db as Database } from '../../src/database/sqlite.js';
 import { BIN, isolatedEnv, spawnCollect } from '../support/cli.js';
 import { fakeRepo, tempDir } from '../support/tmp.js';
 

@@ -6,8 +6,8 @@ import { runDriftStep } from '../../src/core/consolidation/drift-step.js';
 import { planDriftScores, type RunState } from '../../src/core/consolidation/plan.js';
 import { scanDrift } from '../../src/core/drift/scan.js';
 import { createRecord, type RecordsDeps } from '../../src/core/records/records.js';
+import { type Db, openDb } from '../../src/database/open.js';
 import type { Confidence } from '../../src/shared/types.js';
-import { type Db, openDb } from '../../src/storage/open.js';
 
 /**
  * A model of what happens to a project between two consolidation runs, for the drift step's

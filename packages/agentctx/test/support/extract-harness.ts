@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { resolveProject } from '../../src/app/project.js';
 import type { ExtractionOutput } from '../../src/core/extraction/schema.js';
-import { type Db, openDb } from '../../src/storage/open.js';
+import { type Db, openDb } from '../../src/database/open.js';
 import { BIN, isolatedEnv, type RunResult, spawnCollect } from './cli.js';
 import { type FakeApi, type FakeReply, type RecordedRequest, startFakeApi } from './fake-messages-api.js';
 import { fakeRepo, tempDir } from './tmp.js';

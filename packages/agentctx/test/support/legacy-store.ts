@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { MIGRATIONS } from '../../src/storage/migrations.js';
-import { Db as Database } from '../../src/storage/sqlite.js';
+import { MIGRATIONS } from '../../src/database/migrations.js';
+import { Db as Database } from '../../src/database/sqlite.js';
 import type { GeneratedSecret } from './secret-arbitraries.js';
 
 /**

@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DatabaseCtor } from '../../src/storage/connection.js';
-import { Db, type DbOptions } from '../../src/storage/sqlite.js';
+import type { DatabaseCtor } from '../../src/database/connection.js';
+import { Db, type DbOptions } from '../../src/database/sqlite.js';
 
 /**
  * SQLite connections without FTS5, for the tests of CONTRACTS.md §rung-4. Node's SQLite has

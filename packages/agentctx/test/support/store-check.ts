@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import type { Db } from '../../src/storage/open.js';
-import { Db as Database } from '../../src/storage/sqlite.js';
+import type { Db } from '../../src/database/open.js';
+import { Db as Database } from '../../src/database/sqlite.js';
 
 /**
  * Checks of a store file as SQLite itself sees it, from outside agentctx: the page-level

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
 import type { RecordsDeps } from '../../src/core/records/records.js';
+import { type Db, openDb } from '../../src/database/open.js';
 import type { Clock } from '../../src/shared/clock.js';
-import { type Db, openDb } from '../../src/storage/open.js';
 
 /** A fresh store in `dir` and records deps bound to `projectId`, with a settable clock. */
 export function testStore(

@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { parseUsageEvents } from '../../src/claude/transcript-usage.js';
 import { createRecord } from '../../src/core/records/records.js';
 import { judgeSessionEvents } from '../../src/core/usage/judge-session.js';
-import { linkRecordEntity, upsertNode } from '../../src/storage/graph-repo.js';
-import type { Db } from '../../src/storage/open.js';
-import { addShown } from '../../src/storage/usage-repo.js';
+import { linkRecordEntity, upsertNode } from '../../src/database/graph-repo.js';
+import type { Db } from '../../src/database/open.js';
+import { addShown } from '../../src/database/usage-repo.js';
 import { testStore } from './store.js';
 import { type Label, labelledSessions, RECORDS } from './usage-labelled.js';
 

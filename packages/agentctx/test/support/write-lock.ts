@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect } from 'vitest';
-import { Db as Database } from '../../src/storage/sqlite.js';
+import { Db as Database } from '../../src/database/sqlite.js';
 import { PACKAGE_ROOT } from './cli.js';
 
 /**

@@ -1,5 +1,6 @@
-// The house rule, checked on every import in src/: adapters → app → core → storage, llm, embed,
-// claude → shared, never back up; inside core/, a room imports only the rooms declared below.
+// The house rule, checked on every import in src/: adapters → app → core → the rooms below
+// (database, git, files, llm, embed, claude, codex, agents) → text → shared, never back up;
+// inside core/, a room imports only the rooms declared below; text/ and shared/ are pure leaves.
 // A new arrow between rooms is a design decision: declare it here, and in docs/ARCHITECTURE.md.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -10,34 +11,54 @@ const SRC = join(PACKAGE_ROOT, 'src');
 
 /** Higher imports lower; equal only inside one folder (or an edge listed in SAME_FLOOR). */
 const FLOOR: Record<string, number> = {
-  'cli-entry.ts': 6,
-  'hook-entry.ts': 6,
-  'mcp-entry.ts': 6,
+  'cli-entry.ts': 7,
+  'hook-entry.ts': 7,
+  'mcp-entry.ts': 7,
   // the dashboard's entry into the core (the package export ui-core)
-  'ui-core.ts': 6,
-  cli: 5,
-  hooks: 5,
-  mcp: 5,
-  bench: 5,
-  app: 4,
-  core: 3,
-  storage: 2,
-  llm: 2,
-  embed: 2,
-  claude: 2,
-  codex: 2,
-  agents: 2,
+  'ui-core.ts': 7,
+  cli: 6,
+  hooks: 6,
+  mcp: 6,
+  bench: 6,
+  app: 5,
+  core: 4,
+  // the SQLite store: driver, migrations, repositories, FTS, vectors
+  database: 3,
+  // reading a repository: HEAD, config, history
+  git: 3,
+  // files agentctx reads and writes outside the store: bounded reads, atomic writes, spool, journal
+  files: 3,
+  llm: 3,
+  embed: 3,
+  claude: 3,
+  codex: 3,
+  agents: 3,
+  // words of a text: terms, stems, stop-words, dates
+  text: 2,
   shared: 1,
   'version.ts': 1,
 };
 /** Imports between two folders of one floor that the design allows. */
 const SAME_FLOOR = new Set([
-  'claude->storage',
+  // file anchors fingerprint files and name HEAD; the journal fold reads the journal files
+  'database->git',
+  'database->files',
+  // git's own files (HEAD, packed-refs, config) are read through the bounded reader
+  'git->files',
+  'claude->files',
   'codex->claude',
-  'codex->storage',
+  'codex->files',
   'agents->claude',
-  'agents->storage',
+  'agents->files',
 ]);
+/**
+ * Pure leaves: the only folders each may import (outside itself), and no module outside src/
+ * (no node: built-in, no package), so that nothing in them can do I/O.
+ */
+const LEAVES: Record<string, string[]> = {
+  text: ['shared'],
+  shared: [],
+};
 /** The rooms of core/ and the rooms each may import. */
 const ROOMS: Record<string, string[]> = {
   records: ['redaction'],
@@ -65,8 +86,13 @@ function sourceFiles(dir: string): string[] {
 }
 
 function relativeImports(text: string): string[] {
+  return allImports(text).filter((spec) => spec.startsWith('.'));
+}
+
+/** Every module specifier a file names: relative, node: built-ins and packages. */
+function allImports(text: string): string[] {
   const specs: string[] = [];
-  for (const m of text.matchAll(/(?:from\s+|import\(\s*|require\(\s*)'(\.{1,2}\/[^']+)'/g)) {
+  for (const m of text.matchAll(/(?:from\s+|import\s+|import\(\s*|require\(\s*)'([^']+)'/g)) {
     if (m[1]) specs.push(m[1]);
   }
   return specs;
@@ -79,13 +105,19 @@ function place(file: string): { top: string; room?: string } {
   return top === 'core' && parts.length > 2 ? { top, room: parts[1] } : { top };
 }
 
-function violations(): string[] {
+/** The arrows that break the rules, for source files given as absolute path and text. */
+function violationsIn(files: readonly { file: string; text: string }[]): string[] {
   const found: string[] = [];
-  for (const file of sourceFiles(SRC)) {
+  for (const { file, text } of files) {
     const from = place(file);
-    for (const spec of relativeImports(readFileSync(file, 'utf8'))) {
-      const to = place(resolve(dirname(file), spec));
+    const leaf = LEAVES[from.top];
+    for (const spec of allImports(text)) {
       const edge = `${relative(SRC, file)} → ${spec}`;
+      if (!spec.startsWith('.')) {
+        if (leaf) found.push(`${edge}: ${from.top}/ is a pure leaf and imports nothing from outside src/`);
+        continue;
+      }
+      const to = place(resolve(dirname(file), spec));
       const fromFloor = FLOOR[from.top];
       const toFloor = FLOOR[to.top];
       if (fromFloor === undefined || toFloor === undefined) {
@@ -94,6 +126,8 @@ function violations(): string[] {
         if (from.room && to.room && from.room !== to.room && !ROOMS[from.room]?.includes(to.room)) {
           found.push(`${edge}: core/${from.room} may not import core/${to.room}`);
         }
+      } else if (leaf && !leaf.includes(to.top)) {
+        found.push(`${edge}: ${from.top}/ is a leaf and may import only ${leaf.join(', ') || 'nothing'}`);
       } else if (
         toFloor > fromFloor ||
         (toFloor === fromFloor && !SAME_FLOOR.has(`${from.top}->${to.top}`))
@@ -103,6 +137,10 @@ function violations(): string[] {
     }
   }
   return found;
+}
+
+function violations(): string[] {
+  return violationsIn(sourceFiles(SRC).map((file) => ({ file, text: readFileSync(file, 'utf8') })));
 }
 
 describe('the layers of src/', () => {
@@ -122,5 +160,35 @@ describe('the layers of src/', () => {
       '../core/records/records.js',
     ]);
     expect(sourceFiles(SRC).length).toBeGreaterThan(100);
+  });
+
+  it('every top-level folder of src/ has a floor, and the rooms below core/ are there', () => {
+    const folders = readdirSync(SRC).filter((e) => statSync(join(SRC, e)).isDirectory());
+    expect(folders.filter((f) => FLOOR[f] === undefined)).toEqual([]);
+    for (const room of ['database', 'git', 'files', 'text']) expect(folders).toContain(room);
+  });
+
+  it('refuses the arrows the rooms below core/ must not draw', () => {
+    const at = (path: string, text: string) => ({ file: join(SRC, path), text });
+    const bad = [
+      at('text/terms.ts', "import type { Db } from '../database/open.js';"),
+      at('text/terms.ts', "import { readFileSync } from 'node:fs';"),
+      at('text/dates.ts', "export { x } from '../files/regular-file.js';"),
+      at('shared/errors.ts', "import { STOPWORDS } from '../text/stopwords.js';"),
+      at('files/atomic-write.ts', "import { headCommit } from '../git/git-repo.js';"),
+      at('files/regular-file.ts', "import { openDb } from '../database/open.js';"),
+      at('git/git-repo.ts', "import type { Db } from '../database/open.js';"),
+      at('database/records-repo.ts', "import { loadConfig } from '../app/config.js';"),
+      at('claude/install.ts', "import { openDb } from '../database/open.js';"),
+    ];
+    for (const one of bad) expect(violationsIn([one]), one.text).toHaveLength(1);
+    const good = [
+      at('text/terms.ts', "import { STOPWORDS } from './stopwords.js';"),
+      at('database/term-df.ts', "import type { QueryTerm } from '../text/terms.js';"),
+      at('database/file-anchors.ts', "import { headCommit } from '../git/git-repo.js';"),
+      at('git/git-repo.ts', "import { readRegularFile } from '../files/regular-file.js';"),
+      at('core/retrieval/query.ts', "import { termKey } from '../../text/terms.js';"),
+    ];
+    expect(violationsIn(good)).toEqual([]);
   });
 });

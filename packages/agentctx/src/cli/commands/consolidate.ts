@@ -8,8 +8,8 @@ import { backfillEmbeddings, countPending } from '../../core/consolidation/backf
 import { consolidate } from '../../core/consolidation/run.js';
 import { refreshProfile } from '../../core/profile/refresh-profile.js';
 import { namespacesOf } from '../../core/records/records.js';
+import type { VectorStore } from '../../database/vectors/store.js';
 import { errorMessage } from '../../shared/errors.js';
-import type { VectorStore } from '../../storage/vectors/store.js';
 import { num } from '../args.js';
 import type { Command } from '../command.js';
 import { createProgress } from '../progress.js';

@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
 import { exportProfile } from '../../core/profile/profile.js';
 import { exportMarkdown } from '../../core/records/export.js';
-import { writeFailure } from '../../storage/write-error.js';
-import { writeOutputFile } from '../../storage/write-target.js';
+import { writeFailure } from '../../files/write-error.js';
+import { writeOutputFile } from '../../files/write-target.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 import { redactionNotice } from '../redaction-notice.js';

@@ -15,11 +15,11 @@ import { extractSession, type SessionExtractSummary } from '../../core/extractio
 import { describeRedaction } from '../../core/redaction/gate.js';
 import { compileExtraPatterns } from '../../core/redaction/redact.js';
 import { redactingClient } from '../../core/redaction/redacting-client.js';
+import { recordExtractionRun } from '../../database/extraction-runs-repo.js';
+import { openRegularForRead } from '../../files/regular-file.js';
 import { type BackendDecision, cliModel, selectLlm } from '../../llm/select.js';
 import { HOOK_AGENTS, type HookAgent, isHookAgent } from '../../shared/agents.js';
 import { AgentctxError, errorMessage } from '../../shared/errors.js';
-import { recordExtractionRun } from '../../storage/extraction-runs-repo.js';
-import { openRegularForRead } from '../../storage/regular-file.js';
 import { bool, str } from '../args.js';
 import type { Command } from '../command.js';
 

@@ -5,9 +5,9 @@ import { type InstallReport, installIntoClaude } from '../../claude/install.js';
 import { claudeJsonPath } from '../../claude/mcp-registration.js';
 import { registration } from '../../claude/registration.js';
 import { type ProfileChanges, refreshProfile } from '../../core/profile/refresh-profile.js';
+import { ensurePrivateDir } from '../../files/private-dir.js';
 import { decideBackend } from '../../llm/select.js';
 import { AgentctxError } from '../../shared/errors.js';
-import { ensurePrivateDir } from '../../storage/open.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
 import {

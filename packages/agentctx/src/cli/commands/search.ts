@@ -1,8 +1,8 @@
 import { indexEntriesOf } from '../../core/retrieval/index-entry.js';
 import { search } from '../../core/retrieval/search.js';
+import { agentsOf } from '../../database/records-repo.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { isRecordType, isScope } from '../../shared/types.js';
-import { agentsOf } from '../../storage/records-repo.js';
 import { bool, num, str } from '../args.js';
 import type { Command } from '../command.js';
 import { TIME_OPTIONS, TIME_USAGE, timeTravelFrom } from '../time-flags.js';

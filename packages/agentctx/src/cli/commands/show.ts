@@ -1,11 +1,11 @@
 import { requireVisible } from '../../core/records/records.js';
+import { chainVersionAt, type TimeTravel } from '../../database/as-of.js';
+import type { Db } from '../../database/open.js';
+import { supersessionChain } from '../../database/records-repo.js';
+import { usageOf } from '../../database/usage-repo.js';
 import { agentLabel } from '../../shared/agents.js';
 import { AgentctxError } from '../../shared/errors.js';
 import type { ContextRecord } from '../../shared/types.js';
-import { chainVersionAt, type TimeTravel } from '../../storage/as-of.js';
-import type { Db } from '../../storage/open.js';
-import { supersessionChain } from '../../storage/records-repo.js';
-import { usageOf } from '../../storage/usage-repo.js';
 import type { Command } from '../command.js';
 import { TIME_OPTIONS, TIME_USAGE, timeTravelFrom } from '../time-flags.js';
 

@@ -3,8 +3,8 @@ import { applyPlan, planClaudeMdEdits } from '../../core/drift/claudemd-edits.js
 import { driftReport } from '../../core/drift/report.js';
 import { scanDrift } from '../../core/drift/scan.js';
 import { renderDiff } from '../../core/drift/unified-diff.js';
+import { rewriteFile } from '../../files/rewrite-file.js';
 import { AgentctxError } from '../../shared/errors.js';
-import { rewriteFile } from '../../storage/rewrite-file.js';
 import { bool, num } from '../args.js';
 import type { Command } from '../command.js';
 

@@ -10,8 +10,8 @@ import { readTeamFile, stampTeamSync, teamFilePath, writeTeamFile } from '../../
 import { mergeTeamFiles } from '../../core/team/team-merge.js';
 import { parseTeamFile } from '../../core/team/team-parse.js';
 import { teamStatus } from '../../core/team/team-status.js';
+import { writeFileAtomic } from '../../files/atomic-write.js';
 import { AgentctxError } from '../../shared/errors.js';
-import { writeFileAtomic } from '../../storage/atomic-write.js';
 import { bool, str } from '../args.js';
 import type { Command, CommandContext, CommandResult } from '../command.js';
 import { redactionNotice } from '../redaction-notice.js';

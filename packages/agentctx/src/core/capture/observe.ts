@@ -1,9 +1,9 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { AnchorReader, anchorFiles, fileLinksOf } from '../../database/file-anchors.js';
+import { addEdge, upsertNode } from '../../database/graph-repo.js';
+import type { Db } from '../../database/open.js';
 import type { Clock, IdGen } from '../../shared/clock.js';
 import { BODY_MAX, TITLE_MAX } from '../../shared/types.js';
-import { AnchorReader, anchorFiles, fileLinksOf } from '../../storage/file-anchors.js';
-import { addEdge, upsertNode } from '../../storage/graph-repo.js';
-import type { Db } from '../../storage/open.js';
 import { createRecord } from '../records/records.js';
 import type { Redact } from '../redaction/redact.js';
 import type { TestOutcome } from './observe-patterns.js';

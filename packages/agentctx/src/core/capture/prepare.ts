@@ -1,4 +1,4 @@
-import { headBranch } from '../../storage/git-repo.js';
+import { headBranch } from '../../git/git-repo.js';
 import { type Redact, redactSecrets } from '../redaction/redact.js';
 import {
   commitBranch,

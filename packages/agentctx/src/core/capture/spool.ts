@@ -1,4 +1,5 @@
-import type { IdGen } from '../../shared/clock.js';
+import { needsWrite } from '../../database/connection.js';
+import type { Db } from '../../database/open.js';
 import {
   spoolClaim,
   spoolDone,
@@ -8,9 +9,8 @@ import {
   spoolRelease,
   spoolSetAside,
   spoolWrite,
-} from '../../storage/capture-spool.js';
-import { needsWrite } from '../../storage/connection.js';
-import type { Db } from '../../storage/open.js';
+} from '../../files/capture-spool.js';
+import type { IdGen } from '../../shared/clock.js';
 import type { Redact } from '../redaction/redact.js';
 import { applyCapture } from './observe.js';
 import type { Capture } from './prepare.js';
@@ -19,7 +19,7 @@ import type { Capture } from './prepare.js';
  * Captures the hook could not write at once. PostToolUse waits only briefly for the store's
  * write lock (a tool call must not stall behind a consolidation step or a long write
  * elsewhere); when the lock stays busy, the prepared capture — plain data, secrets already
- * redacted, branches already resolved — is spooled (storage/capture-spool.ts) with the time it
+ * redacted, branches already resolved — is spooled (files/capture-spool.ts) with the time it
  * happened and the project and session it belongs to. The next writer that gets the lock
  * applies the spool in order, each capture dated when it happened, so the store ends as if the
  * lock had been free: nothing is lost, nothing is written twice.

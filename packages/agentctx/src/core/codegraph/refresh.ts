@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import type { IdGen } from '../../shared/clock.js';
 import {
   codeGraphWriter,
   codeNodeIds,
@@ -10,9 +9,10 @@ import {
   type LinkKey,
   recordTexts,
   storedCodeGraph,
-} from '../../storage/code-graph-repo.js';
-import { qualifiedNodeName } from '../../storage/graph-repo.js';
-import type { Db } from '../../storage/open.js';
+} from '../../database/code-graph-repo.js';
+import { qualifiedNodeName } from '../../database/graph-repo.js';
+import type { Db } from '../../database/open.js';
+import type { IdGen } from '../../shared/clock.js';
 import { parseGo } from './parse-go.js';
 import { parsePython } from './parse-python.js';
 import { parseRust } from './parse-rust.js';

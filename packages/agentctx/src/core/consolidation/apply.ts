@@ -1,10 +1,10 @@
-import type { IdGen } from '../../shared/clock.js';
 import {
   countCandidateRows,
   pruneMergeCandidates,
   upsertMergeCandidate,
-} from '../../storage/consolidation-repo.js';
-import type { Db } from '../../storage/open.js';
+} from '../../database/consolidation-repo.js';
+import type { Db } from '../../database/open.js';
+import type { IdGen } from '../../shared/clock.js';
 import type { MergePlan } from './duplicates.js';
 import { candidateOrder, type DriftMemo, type NearPair } from './plan.js';
 import { type SliceOptions, writeInSlices } from './slices.js';

@@ -1,7 +1,7 @@
+import type { Db } from '../../database/open.js';
+import type { VectorStore } from '../../database/vectors/store.js';
 import type { Embedder } from '../../embed/embedder.js';
 import { recordEmbeddingText } from '../../embed/record-text.js';
-import type { Db } from '../../storage/open.js';
-import type { VectorStore } from '../../storage/vectors/store.js';
 
 /**
  * The embedding backfill (CONTRACTS.md §schema `pending_embedding`): current records still pending

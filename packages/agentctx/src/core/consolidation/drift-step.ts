@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { driftScoresDigest, recordChangeMark } from '../../storage/change-marks.js';
-import type { Db } from '../../storage/open.js';
+import { driftScoresDigest, recordChangeMark } from '../../database/change-marks.js';
+import type { Db } from '../../database/open.js';
 import { VERSION } from '../../version.js';
 import { type MemoryFile, readMemoryFiles } from '../drift/claudemd-files.js';
 import { DRIFT_RULES, historySince, scanDrift } from '../drift/scan.js';

@@ -1,5 +1,5 @@
 import type { Confidence, ContextRecord } from '../../shared/types.js';
-import { extractTerms } from '../../storage/fts-query.js';
+import { extractTerms } from '../../text/terms.js';
 
 /**
  * Duplicate detection within one namespace and type. Handovers and profile facts are keyed

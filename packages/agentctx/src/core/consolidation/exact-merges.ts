@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { keyWriter, sharedKeyIds, unkeyedCurrent } from '../../storage/content-keys.js';
-import type { Db } from '../../storage/open.js';
+import { keyWriter, sharedKeyIds, unkeyedCurrent } from '../../database/content-keys.js';
+import type { Db } from '../../database/open.js';
 import { type MergePlan, normalizeText, planExactMerges, SKIP_TYPES } from './duplicates.js';
 import { dupInputsOf } from './inputs.js';
 import { type SliceOptions, writeInSlices } from './slices.js';

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/open.js';
+import type { Db } from '../../database/open.js';
 import type { DupInput } from './duplicates.js';
 import type { ScoreInput } from './scores.js';
 

@@ -1,8 +1,8 @@
+import { addMergeDismissal } from '../../database/consolidation-repo.js';
+import type { Db } from '../../database/open.js';
 import type { Clock, IdGen } from '../../shared/clock.js';
 import { AgentctxError } from '../../shared/errors.js';
 import type { Confidence, ContextRecord } from '../../shared/types.js';
-import { addMergeDismissal } from '../../storage/consolidation-repo.js';
-import type { Db } from '../../storage/open.js';
 import { resolveRecordId } from '../records/record-id.js';
 import { namespacesOf } from '../records/records.js';
 

@@ -1,6 +1,7 @@
-import { buildMatchExpression, extractTerms, type QueryTerm, termKey } from '../../storage/fts-query.js';
-import type { Db } from '../../storage/open.js';
-import { termDfLookup } from '../../storage/term-df.js';
+import { buildMatchExpression } from '../../database/fts-match.js';
+import type { Db } from '../../database/open.js';
+import { termDfLookup } from '../../database/term-df.js';
+import { extractTerms, type QueryTerm, termKey } from '../../text/terms.js';
 import { saveNearBatch } from './apply.js';
 import { buildDiceIndex, type DiceIndex } from './dice-index.js';
 import { SKIP_TYPES, termSet } from './duplicates.js';

@@ -1,4 +1,4 @@
-import type { QueryTerm } from '../../storage/fts-query.js';
+import type { QueryTerm } from '../../text/terms.js';
 import type { DriftScan } from '../drift/scan.js';
 import { NEAR_DUPLICATE, similarity } from './duplicates.js';
 
@@ -32,7 +32,7 @@ export interface DriftMemo {
   oldest: string | null;
   missing: number;
   contradicted: number;
-  /** A digest of the drift scores the scan left stored (storage/change-marks.ts). */
+  /** A digest of the drift scores the scan left stored (database/change-marks.ts). */
   scores: string;
 }
 

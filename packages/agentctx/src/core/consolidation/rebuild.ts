@@ -1,5 +1,5 @@
-import { clearMergeCandidates, countCandidateRows } from '../../storage/consolidation-repo.js';
-import type { Db } from '../../storage/open.js';
+import { clearMergeCandidates, countCandidateRows } from '../../database/consolidation-repo.js';
+import type { Db } from '../../database/open.js';
 import type { RunState } from './plan.js';
 import { vectorWatermarkKey } from './vector-duplicates.js';
 
@@ -19,7 +19,7 @@ import { vectorWatermarkKey } from './vector-duplicates.js';
  *    starts over too, so the two scans always cover the same records.
  *
  * The developer's dismissals (`merge_dismissals`) are stored, not derived: a rebuild never
- * touches them and never proposes a dismissed pair (storage/consolidation-repo.ts).
+ * touches them and never proposes a dismissed pair (database/consolidation-repo.ts).
  *
  * Another project's run may prune `_global` candidates this project's count included; the next
  * run here then rescans once (time-boxed and resumable like any scan): a cost, never a wrong list.

@@ -1,13 +1,13 @@
+import { countMergeCandidates, getRun, saveRun } from '../../database/consolidation-repo.js';
+import { AnchorReader } from '../../database/file-anchors.js';
+import { ftsUsable } from '../../database/fts-index.js';
+import type { Db } from '../../database/open.js';
+import { equaliseStaleCounters } from '../../database/retirement.js';
+import { refreshTermDf } from '../../database/term-df.js';
+import type { VectorStore } from '../../database/vectors/store.js';
+import { readGitHistory } from '../../git/git-history.js';
 import type { Clock, IdGen } from '../../shared/clock.js';
 import { GLOBAL_PROJECT } from '../../shared/types.js';
-import { countMergeCandidates, getRun, saveRun } from '../../storage/consolidation-repo.js';
-import { AnchorReader } from '../../storage/file-anchors.js';
-import { ftsUsable } from '../../storage/fts-index.js';
-import { readGitHistory } from '../../storage/git-history.js';
-import type { Db } from '../../storage/open.js';
-import { equaliseStaleCounters } from '../../storage/retirement.js';
-import { refreshTermDf } from '../../storage/term-df.js';
-import type { VectorStore } from '../../storage/vectors/store.js';
 import { type CodeGraphSummary, refreshCodeGraph } from '../codegraph/refresh.js';
 import { writeStampedDigest } from '../digest/current-digest.js';
 import { composeDigest } from '../digest/digest.js';
@@ -73,7 +73,7 @@ interface ConsolidateSummary {
   rebuilt?: RebuildReason;
   drift: { missing: number; contradicted: number };
   digest: { tokens: number; ids: number; path_written: boolean };
-  /** Whether the word-frequency copy (storage/term-df.ts) was rebuilt this run. */
+  /** Whether the word-frequency copy (database/term-df.ts) was rebuilt this run. */
   term_df?: boolean;
   /** The module/symbol graph read from the touched files (core/codegraph). */
   code_graph?: CodeGraphSummary;

@@ -1,5 +1,5 @@
+import type { Db } from '../../database/open.js';
 import { LOCK_PAUSE_MS, sleepSync } from '../../shared/sleep.js';
-import type { Db } from '../../storage/open.js';
 
 /**
  * Planned writes, committed in short slices: each slice is its own IMMEDIATE transaction and

@@ -1,14 +1,14 @@
-import { changedShare, type Fingerprint } from '../../shared/fingerprint.js';
 import {
   type AnchorReader,
   type AnchorRow,
   anchorFiles,
   currentAnchors,
   unanchoredLinks,
-} from '../../storage/file-anchors.js';
-import type { GitHistory } from '../../storage/git-history.js';
-import type { Db } from '../../storage/open.js';
-import { replaceStaleness, type StalenessRow } from '../../storage/staleness-repo.js';
+} from '../../database/file-anchors.js';
+import type { Db } from '../../database/open.js';
+import { replaceStaleness, type StalenessRow } from '../../database/staleness-repo.js';
+import type { GitHistory } from '../../git/git-history.js';
+import { changedShare, type Fingerprint } from '../../shared/fingerprint.js';
 
 /**
  * Code-anchored staleness (consolidation step): for every current record linked to files,

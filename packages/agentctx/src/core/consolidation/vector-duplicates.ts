@@ -1,6 +1,6 @@
-import { upsertMergeCandidate } from '../../storage/consolidation-repo.js';
-import type { Db } from '../../storage/open.js';
-import type { VectorStore } from '../../storage/vectors/store.js';
+import { upsertMergeCandidate } from '../../database/consolidation-repo.js';
+import type { Db } from '../../database/open.js';
+import type { VectorStore } from '../../database/vectors/store.js';
 import { SKIP_TYPES } from './duplicates.js';
 
 /**

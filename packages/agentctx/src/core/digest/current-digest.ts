@@ -1,5 +1,5 @@
-import type { Db } from '../../storage/open.js';
-import { type RetirementCounters, readRetirementCounters } from '../../storage/retirement.js';
+import type { Db } from '../../database/open.js';
+import { type RetirementCounters, readRetirementCounters } from '../../database/retirement.js';
 import { composeDigest } from './digest.js';
 import { type Digest, readDigest, type StampedDigest, writeDigest } from './digest-file.js';
 
@@ -7,7 +7,7 @@ import { type Digest, readDigest, type StampedDigest, writeDigest } from './dige
  * CONTRACTS.md §inv-3 for the digest file, which the SessionStart hook reads without opening the
  * store.
  *
- * A digest is current iff the retirement counters (storage/retirement.ts) are equal and equal to
+ * A digest is current iff the retirement counters (database/retirement.ts) are equal and equal to
  * its stamp: then no record was retired since it was composed, nor is any retirement half-way.
  *
  * Why this holds. Writers append to `begun` before their commit and to `done` after it. A

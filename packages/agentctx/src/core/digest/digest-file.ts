@@ -1,12 +1,12 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../storage/atomic-write.js';
+import { writeFileAtomic } from '../../files/atomic-write.js';
 
 /**
  * The pre-computed SessionStart digest of one project (derived, CONTRACTS.md §stored-derived), in
  * one file, `<digests>/<project_id>.digest.json`: the text exactly as injected, the ids of the
  * records it shows (they join the session's dedup set), its token estimate, and `retire_stamp`, the
- * store's retirement count it was composed at (storage/retirement.ts; core/digest/current-digest.ts
+ * store's retirement count it was composed at (database/retirement.ts; core/digest/current-digest.ts
  * decides from it whether the digest is still current). One file, written atomically, so the
  * text and its stamp are always read together. `<project_id>.md` beside it is a copy of the text
  * for people; nothing reads it.

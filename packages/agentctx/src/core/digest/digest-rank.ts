@@ -1,7 +1,7 @@
+import type { Db } from '../../database/open.js';
+import type { VectorStore } from '../../database/vectors/store.js';
 import { ageInDays } from '../../shared/age.js';
 import type { ContextRecord } from '../../shared/types.js';
-import type { Db } from '../../storage/open.js';
-import type { VectorStore } from '../../storage/vectors/store.js';
 import { rrfFuse } from '../retrieval/hybrid.js';
 
 /**

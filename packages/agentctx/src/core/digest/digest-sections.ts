@@ -1,9 +1,9 @@
+import type { Db } from '../../database/open.js';
+import { staleFilesOf } from '../../database/staleness-repo.js';
+import type { VectorStore } from '../../database/vectors/store.js';
 import { formatAge } from '../../shared/age.js';
 import { agentLabel } from '../../shared/agents.js';
 import { type ContextRecord, GLOBAL_PROJECT } from '../../shared/types.js';
-import type { Db } from '../../storage/open.js';
-import { staleFilesOf } from '../../storage/staleness-repo.js';
-import type { VectorStore } from '../../storage/vectors/store.js';
 import { MATCH_COVERAGE } from '../drift/coverage.js';
 import { cut, type Line, oneLine, recordLine, UNCONFIRMED } from './digest-lines.js';
 import { semanticDigestOrder } from './digest-rank.js';

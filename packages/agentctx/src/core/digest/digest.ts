@@ -1,7 +1,7 @@
+import type { Db } from '../../database/open.js';
+import { profileNameOf } from '../../database/records-repo.js';
+import type { VectorStore } from '../../database/vectors/store.js';
 import { estimateTokens } from '../../shared/tokens.js';
-import type { Db } from '../../storage/open.js';
-import { profileNameOf } from '../../storage/records-repo.js';
-import type { VectorStore } from '../../storage/vectors/store.js';
 import type { Digest } from './digest-file.js';
 import { type Line, UNCONFIRMED } from './digest-lines.js';
 import {

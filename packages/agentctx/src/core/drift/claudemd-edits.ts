@@ -1,5 +1,5 @@
 import type { ContextRecord } from '../../shared/types.js';
-import { extractTerms, textHasTerm } from '../../storage/fts-query.js';
+import { extractTerms, textHasTerm } from '../../text/terms.js';
 import type { ContradictionFinding } from './coverage.js';
 import { lowerOf, oneLine, statement } from './record-text.js';
 

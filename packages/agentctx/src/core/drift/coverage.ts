@@ -1,6 +1,6 @@
+import type { ScratchIndex } from '../../database/scratch-fts.js';
 import type { ContextRecord } from '../../shared/types.js';
-import { extractTerms, type QueryTerm, textHasTerm } from '../../storage/fts-query.js';
-import type { ScratchIndex } from '../../storage/scratch-fts.js';
+import { extractTerms, type QueryTerm, textHasTerm } from '../../text/terms.js';
 import type { Passage } from './claudemd-files.js';
 import { statement } from './record-text.js';
 

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/open.js';
+import type { Db } from '../../database/open.js';
 import { planClaudeMdEdits } from './claudemd-edits.js';
 import type { ContradictionFinding, DriftAssessment } from './coverage.js';
 import type { DriftEntry, DriftOptions, DriftReport } from './drift-types.js';

@@ -1,7 +1,7 @@
+import type { Db } from '../../database/open.js';
+import { currentHead } from '../../database/records-repo.js';
+import { createScratchIndex } from '../../database/scratch-fts.js';
 import type { ContextRecord } from '../../shared/types.js';
-import type { Db } from '../../storage/open.js';
-import { currentHead } from '../../storage/records-repo.js';
-import { createScratchIndex } from '../../storage/scratch-fts.js';
 import { type MemoryFile, passagesOf, readMemoryFiles } from './claudemd-files.js';
 import {
   assess,

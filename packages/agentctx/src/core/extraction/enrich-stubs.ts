@@ -1,8 +1,8 @@
+import { copyRecordEntities } from '../../database/bugfix-stubs-repo.js';
+import { linkRecordEntity, upsertNode } from '../../database/graph-repo.js';
+import { getRecord } from '../../database/records-repo.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { BODY_MAX, TITLE_MAX } from '../../shared/types.js';
-import { copyRecordEntities } from '../../storage/bugfix-stubs-repo.js';
-import { linkRecordEntity, upsertNode } from '../../storage/graph-repo.js';
-import { getRecord } from '../../storage/records-repo.js';
 import { bodyWithRationale, type RecordsDeps, supersedeRecord } from '../records/records.js';
 import type { BugfixEnrichment } from './bugfix-stubs.js';
 

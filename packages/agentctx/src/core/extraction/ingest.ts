@@ -1,7 +1,7 @@
+import { AnchorReader, anchorFiles } from '../../database/file-anchors.js';
+import { linkRecordEntity, upsertNode } from '../../database/graph-repo.js';
+import { findVerbatim, getRecord, listRecords } from '../../database/records-repo.js';
 import { BODY_MAX, type ContextRecord, type Source, TITLE_MAX } from '../../shared/types.js';
-import { AnchorReader, anchorFiles } from '../../storage/file-anchors.js';
-import { linkRecordEntity, upsertNode } from '../../storage/graph-repo.js';
-import { findVerbatim, getRecord, listRecords } from '../../storage/records-repo.js';
 import { createRecord, namespaceFor, type RecordsDeps } from '../records/records.js';
 import { type Candidate, candidatesOf, normalise } from './candidates.js';
 import { type EnrichmentReport, emptyEnrichmentReport, enrichStubs } from './enrich-stubs.js';
@@ -13,7 +13,7 @@ interface IngestOptions {
   source: Source;
   /** Files the session touched (paths as the graph stores them); new project records link to them. */
   files?: readonly string[];
-  /** The project's root: the files are anchored as they are now (storage/file-anchors.ts). */
+  /** The project's root: the files are anchored as they are now (database/file-anchors.ts). */
   projectRoot?: string;
   /**
    * When this session began. An explicit handover recorded since then (or by this session)

@@ -5,7 +5,7 @@
  * Pure: judged from the transcript events, no I/O.
  */
 import type { TranscriptEvent } from '../../claude/transcript.js';
-import { STOPWORDS } from '../../storage/stopwords.js';
+import { STOPWORDS } from '../../text/stopwords.js';
 
 /** Small talk beyond the function words in STOPWORDS. */
 const SMALL_TALK = new Set(

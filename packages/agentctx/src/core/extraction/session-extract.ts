@@ -4,16 +4,16 @@ import {
   type TranscriptEvent,
   type TranscriptReader,
 } from '../../claude/transcript.js';
-import type { LlmClient } from '../../llm/client.js';
-import { errorMessage } from '../../shared/errors.js';
-import { currentSessionStubs } from '../../storage/bugfix-stubs-repo.js';
+import { currentSessionStubs } from '../../database/bugfix-stubs-repo.js';
 import {
   addDailyExtractionCost,
   dailyExtractionCost,
   getExtractionState,
   setExtractionOffset,
-} from '../../storage/extraction-state-repo.js';
-import { addExtractionCost } from '../../storage/sessions-repo.js';
+} from '../../database/extraction-state-repo.js';
+import { addExtractionCost } from '../../database/sessions-repo.js';
+import type { LlmClient } from '../../llm/client.js';
+import { errorMessage } from '../../shared/errors.js';
 import type { RecordsDeps } from '../records/records.js';
 import { STUBS_LISTED, stubForPrompt } from './bugfix-stubs.js';
 import { type IngestReport, ingestExtraction, ingestRuleHandover } from './ingest.js';

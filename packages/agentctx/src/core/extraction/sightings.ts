@@ -1,6 +1,6 @@
+import { addEdge } from '../../database/graph-repo.js';
+import { getRecord } from '../../database/records-repo.js';
 import type { ContextRecord } from '../../shared/types.js';
-import { addEdge } from '../../storage/graph-repo.js';
-import { getRecord } from '../../storage/records-repo.js';
 import { namespacesOf, type RecordsDeps, reinforceRecord } from '../records/records.js';
 import type { Reinforcement } from './schema.js';
 

@@ -1,7 +1,7 @@
+import type { Db } from '../../database/open.js';
+import { staleFilesOf } from '../../database/staleness-repo.js';
 import type { ContextRecord } from '../../shared/types.js';
-import { extractTerms } from '../../storage/fts-query.js';
-import type { Db } from '../../storage/open.js';
-import { staleFilesOf } from '../../storage/staleness-repo.js';
+import { extractTerms } from '../../text/terms.js';
 import { search } from '../retrieval/search.js';
 import { formatInjection, type Injection, selectHits } from './injection.js';
 

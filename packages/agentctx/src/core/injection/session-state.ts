@@ -1,12 +1,12 @@
 import { appendFileSync } from 'node:fs';
-import { writeFileAtomic } from '../../storage/atomic-write.js';
-import { nonRegularKind, notRegular, readRegularTail } from '../../storage/regular-file.js';
+import { writeFileAtomic } from '../../files/atomic-write.js';
+import { nonRegularKind, notRegular, readRegularTail } from '../../files/regular-file.js';
 
 /**
  * The per-session dedup file (CONTRACTS.md §dedup, derived and disposable): which record ids this
  * session has already been shown, nothing else. A missing or corrupt file reads as an empty state:
  * the worst case is a re-injection. What must not be lost (injected tokens, the working
- * directory) goes to the session journal (storage/session-journal.ts).
+ * directory) goes to the session journal (files/session-journal.ts).
  *
  * The file is a snapshot followed by appended lines, each one JSON object:
  *   {"injected":[…],"updatedAt":"…"}   the set as a whole (written atomically: a new session,

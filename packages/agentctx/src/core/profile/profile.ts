@@ -1,10 +1,10 @@
 import { join } from 'node:path';
+import type { Db } from '../../database/open.js';
+import { getRecord } from '../../database/records-repo.js';
+import { writeFileAtomic } from '../../files/atomic-write.js';
 import { formatAge } from '../../shared/age.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { type ContextRecord, GLOBAL_PROJECT } from '../../shared/types.js';
-import { writeFileAtomic } from '../../storage/atomic-write.js';
-import type { Db } from '../../storage/open.js';
-import { getRecord } from '../../storage/records-repo.js';
 import { resolveRecordId } from '../records/record-id.js';
 import { type RecordsDeps, supersedeRecord } from '../records/records.js';
 import { type RedactionReport, redactText } from '../redaction/gate.js';

@@ -1,6 +1,6 @@
+import type { Db } from '../../database/open.js';
+import { countByType } from '../../database/records-repo.js';
 import { RECORD_TYPES, type RecordType } from '../../shared/types.js';
-import type { Db } from '../../storage/open.js';
-import { countByType } from '../../storage/records-repo.js';
 import { LIST_SEPARATOR, PROFILE_KEYS, type ProfileKey, profileKeyOfTitle } from './profile-keys.js';
 
 /** The `ctx_project` result (CONTRACTS.md §ctx-project), assembled from stored `profile` records. */

@@ -1,5 +1,5 @@
+import { listRecords } from '../../database/records-repo.js';
 import type { ContextRecord } from '../../shared/types.js';
-import { listRecords } from '../../storage/records-repo.js';
 import { createRecord, type RecordsDeps } from '../records/records.js';
 import { diskFs, type ProfileFs } from './detect/profile-fs.js';
 import { detectProfile } from './detect-profile.js';

@@ -1,10 +1,10 @@
+import { AnchorReader, anchorFiles, fileLinksOf } from '../../database/file-anchors.js';
+import { linkRecordEntity, upsertNode } from '../../database/graph-repo.js';
+import type { Db } from '../../database/open.js';
+import { getRecord } from '../../database/records-repo.js';
+import { clearStaleness, staleFilesOf } from '../../database/staleness-repo.js';
 import { AgentctxError } from '../../shared/errors.js';
 import type { ContextRecord } from '../../shared/types.js';
-import { AnchorReader, anchorFiles, fileLinksOf } from '../../storage/file-anchors.js';
-import { linkRecordEntity, upsertNode } from '../../storage/graph-repo.js';
-import type { Db } from '../../storage/open.js';
-import { getRecord } from '../../storage/records-repo.js';
-import { clearStaleness, staleFilesOf } from '../../storage/staleness-repo.js';
 import { type RecordsDeps, reinforceRecord, requireVisible } from './records.js';
 
 /**

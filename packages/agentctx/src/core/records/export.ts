@@ -1,8 +1,8 @@
+import { listRecordsAt, type TimeTravel } from '../../database/as-of.js';
+import type { Db } from '../../database/open.js';
+import { listRecords, profileNameOf } from '../../database/records-repo.js';
 import { formatAge } from '../../shared/age.js';
 import { type ContextRecord, GLOBAL_PROJECT, RECORD_TYPES } from '../../shared/types.js';
-import { listRecordsAt, type TimeTravel } from '../../storage/as-of.js';
-import type { Db } from '../../storage/open.js';
-import { listRecords, profileNameOf } from '../../storage/records-repo.js';
 import { type RedactionReport, redactText } from '../redaction/gate.js';
 import { type Redact, redactSecrets } from '../redaction/redact.js';
 import { namespacesOf } from './records.js';
@@ -33,7 +33,7 @@ function recordMarkdown(r: ContextRecord, now: Date): string {
 
 /**
  * The whole project and the global profile as Markdown, grouped by type (with `time`: as it
- * was then, storage/as-of.ts). Never truncated. It
+ * was then, database/as-of.ts). Never truncated. It
  * leaves the machine (a file, a commit), so it passes the redaction gate on the way out: records
  * stored before the gate existed lose their secrets here too.
  */

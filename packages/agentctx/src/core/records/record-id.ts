@@ -3,10 +3,11 @@
  * the CLI's own output elide ids: `01M91Q44…`). Every command that takes an id resolves it here
  * (issue 31 #9); an ambiguous start lists its candidates.
  */
+
+import type { Db } from '../../database/open.js';
+import { getRecord, recordsByIdPrefix } from '../../database/records-repo.js';
 import { AgentctxError } from '../../shared/errors.js';
 import type { ContextRecord } from '../../shared/types.js';
-import type { Db } from '../../storage/open.js';
-import { getRecord, recordsByIdPrefix } from '../../storage/records-repo.js';
 
 /** The shortest start of an id taken as a prefix: shorter ones match too much to be meant. */
 const MIN_PREFIX = 4;

@@ -1,3 +1,12 @@
+import type { Db } from '../../database/open.js';
+import {
+  closeRecord,
+  currentHead,
+  currentKeyed,
+  getRecord,
+  insertRecord,
+  linkSuccessor,
+} from '../../database/records-repo.js';
 import type { Clock, IdGen } from '../../shared/clock.js';
 import { AgentctxError } from '../../shared/errors.js';
 import {
@@ -7,15 +16,6 @@ import {
   type Scope,
   type Source,
 } from '../../shared/types.js';
-import type { Db } from '../../storage/open.js';
-import {
-  closeRecord,
-  currentHead,
-  currentKeyed,
-  getRecord,
-  insertRecord,
-  linkSuccessor,
-} from '../../storage/records-repo.js';
 import { type RedactionReport, redactFields } from '../redaction/gate.js';
 import { type Redact, redactSecrets } from '../redaction/redact.js';
 import { resolveRecordId } from './record-id.js';

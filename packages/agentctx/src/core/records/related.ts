@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
-import { qualifiedNodeName } from '../../storage/graph-repo.js';
-import type { Db } from '../../storage/open.js';
+import { qualifiedNodeName } from '../../database/graph-repo.js';
+import type { Db } from '../../database/open.js';
 import { namespacesOf } from './records.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Db } from '../../storage/open.js';
-import { clearTermDf } from '../../storage/term-df.js';
+import type { Db } from '../../database/open.js';
+import { clearTermDf } from '../../database/term-df.js';
 
 /** Delete everything stored for one namespace. The only path that deletes records. */
 export function resetNamespace(db: Db, projectId: string): { records: number } {

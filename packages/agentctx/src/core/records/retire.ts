@@ -1,6 +1,6 @@
+import { getRecord } from '../../database/records-repo.js';
 import { AgentctxError } from '../../shared/errors.js';
 import type { ContextRecord } from '../../shared/types.js';
-import { getRecord } from '../../storage/records-repo.js';
 import { type RecordsDeps, requireVisible } from './records.js';
 
 /**

@@ -6,8 +6,8 @@
  */
 import { closeSync, fstatSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../storage/atomic-write.js';
-import { openRegularForRead, readRegularFile } from '../../storage/regular-file.js';
+import { writeFileAtomic } from '../../files/atomic-write.js';
+import { openRegularForRead, readRegularFile } from '../../files/regular-file.js';
 import { emptyReport, mergeReports, type RedactionReport, redactText } from './gate.js';
 import type { Redact } from './redact.js';
 

@@ -3,14 +3,14 @@
  * redactor) are redacted in place, history rows included. This is the one exception to
  * "supersede, never overwrite": a secret must not survive as history either. Each scanned table
  * keeps the redactor fingerprint it was checked with and how far (rowid) the check got
- * (storage/scrub-repo.ts), so a run only reads rows written since the last one, and a new
+ * (database/scrub-repo.ts), so a run only reads rows written since the last one, and a new
  * redactor (an upgrade, a new user pattern) starts a pass over everything, resumed across runs
  * when a time box cuts it. What a rewrite leaves behind goes too: the record's vector (the
  * backfill embeds the new text), its old words in the full-text index and the word-frequency
  * copy, freed pages (zeroed; the file rebuilt after a pass that changed anything) and the WAL.
  */
-import { ftsUsable } from '../../storage/fts-index.js';
-import type { Db } from '../../storage/open.js';
+import { ftsUsable } from '../../database/fts-index.js';
+import type { Db } from '../../database/open.js';
 import {
   dropRecordVectors,
   optimizeFts,
@@ -24,8 +24,8 @@ import {
   truncateWal,
   vacuumStore,
   writeScrubState,
-} from '../../storage/scrub-repo.js';
-import { clearTermDf } from '../../storage/term-df.js';
+} from '../../database/scrub-repo.js';
+import { clearTermDf } from '../../database/term-df.js';
 import { emptyReport, mergeReports, type RedactionReport, redactFields } from './gate.js';
 import type { Redact } from './redact.js';
 

@@ -1,7 +1,7 @@
+import { timeFilterSql } from '../../database/as-of.js';
+import type { Db } from '../../database/open.js';
 import { GLOBAL_PROJECT } from '../../shared/types.js';
-import { timeFilterSql } from '../../storage/as-of.js';
-import type { QueryTerm } from '../../storage/fts-query.js';
-import type { Db } from '../../storage/open.js';
+import type { QueryTerm } from '../../text/terms.js';
 import { namespacesOf } from '../records/records.js';
 import { type CandidateRow, TUNING } from './rank.js';
 import type { SearchOptions } from './search-types.js';
@@ -21,7 +21,7 @@ function filterSql(opts: SearchOptions, alias: string): { sql: string; args: unk
   const parts = [`${alias}.project_id IN (${ns.map(() => '?').join(',')})`];
   const args: unknown[] = [...ns];
   if (opts.time) {
-    // a history query: what was valid then (storage/as-of.ts), superseded since or not
+    // a history query: what was valid then (database/as-of.ts), superseded since or not
     const t = timeFilterSql(alias, opts.time);
     parts.push(t.sql);
     args.push(...t.args);

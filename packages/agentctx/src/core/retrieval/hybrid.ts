@@ -1,6 +1,6 @@
+import type { Db } from '../../database/open.js';
+import type { VectorStore } from '../../database/vectors/store.js';
 import { type ContextRecord, GLOBAL_PROJECT } from '../../shared/types.js';
-import type { Db } from '../../storage/open.js';
-import type { VectorStore } from '../../storage/vectors/store.js';
 import { namespacesOf } from '../records/records.js';
 import { search } from './search.js';
 import type { SearchHit, SearchOptions, SearchResult } from './search-types.js';

@@ -1,9 +1,9 @@
+import type { Db } from '../../database/open.js';
+import { staleFilesOf } from '../../database/staleness-repo.js';
 import { formatAge } from '../../shared/age.js';
 import { type StaleFile, staleShort } from '../../shared/stale-label.js';
 import { estimateTokens } from '../../shared/tokens.js';
 import type { Confidence, RecordType } from '../../shared/types.js';
-import type { Db } from '../../storage/open.js';
-import { staleFilesOf } from '../../storage/staleness-repo.js';
 import type { SearchHit } from './search-types.js';
 
 /** One line of the compact index search-like surfaces return (CONTRACTS.md §index-entry, ≤ 50 tokens). */

@@ -1,10 +1,11 @@
-import { buildMatchExpression, type QueryTerm, termKey, termToFts } from '../../storage/fts-query.js';
-import type { Db } from '../../storage/open.js';
+import { buildMatchExpression, termToFts } from '../../database/fts-match.js';
+import type { Db } from '../../database/open.js';
+import { type QueryTerm, termKey } from '../../text/terms.js';
 
 /** The one prepared query corpusSize keeps per handle. */
 type Statement = { get(): unknown };
 
-import { termDfLookup } from '../../storage/term-df.js';
+import { termDfLookup } from '../../database/term-df.js';
 
 /**
  * Query building for `search`: which of the query's words are sent to FTS5 (document

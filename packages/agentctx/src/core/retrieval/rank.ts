@@ -1,13 +1,7 @@
 import { ageInDays } from '../../shared/age.js';
 import type { ContextRecord, RecordType } from '../../shared/types.js';
-import {
-  type DateHint,
-  foldText,
-  inDateHint,
-  isDateWord,
-  type QueryTerm,
-  textHasTerm,
-} from '../../storage/fts-query.js';
+import { type DateHint, inDateHint, isDateWord } from '../../text/dates.js';
+import { foldText, type QueryTerm, textHasTerm } from '../../text/terms.js';
 import type { SearchHit } from './search-types.js';
 import { statesTime } from './when.js';
 

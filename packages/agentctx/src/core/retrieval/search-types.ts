@@ -1,6 +1,6 @@
+import type { TimeTravel } from '../../database/as-of.js';
 import type { ContextRecord, RecordType } from '../../shared/types.js';
-import type { TimeTravel } from '../../storage/as-of.js';
-import type { QueryTerm } from '../../storage/fts-query.js';
+import type { QueryTerm } from '../../text/terms.js';
 
 /** The options and results of `search` (search.ts), shared by the query, candidate and rank steps. */
 

@@ -1,13 +1,8 @@
-import { ftsUsable } from '../../storage/fts-index.js';
-import {
-  buildMatchExpression,
-  dateHint,
-  extractTerms,
-  foldText,
-  type QueryTerm,
-  termToFts,
-} from '../../storage/fts-query.js';
-import type { Db } from '../../storage/open.js';
+import { ftsUsable } from '../../database/fts-index.js';
+import { buildMatchExpression, termToFts } from '../../database/fts-match.js';
+import type { Db } from '../../database/open.js';
+import { dateHint } from '../../text/dates.js';
+import { extractTerms, foldText, type QueryTerm } from '../../text/terms.js';
 import { namespacesOf } from '../records/records.js';
 import { ftsCandidates, likeCandidates, pinnedOnly } from './candidates.js';
 import {
@@ -40,7 +35,7 @@ export function search(db: Db, opts: SearchOptions): SearchResult {
     all = [];
   }
   try {
-    // rung 4 when this SQLite has no FTS5 or the index is paused (storage/fts-index.ts)
+    // rung 4 when this SQLite has no FTS5 or the index is paused (database/fts-index.ts)
     if (!ftsUsable(db)) throw new Error('FTS5 index unavailable');
     const df = documentFrequencies(db, all);
     const n = corpusSize(db);

@@ -1,8 +1,8 @@
+import { countMergeCandidates, listMergeCandidates } from '../../database/consolidation-repo.js';
+import type { Db } from '../../database/open.js';
+import { staleFilesOf, staleRecordIds } from '../../database/staleness-repo.js';
 import { type StaleFile, staleLabel } from '../../shared/stale-label.js';
 import type { ContextRecord } from '../../shared/types.js';
-import { countMergeCandidates, listMergeCandidates } from '../../storage/consolidation-repo.js';
-import type { Db } from '../../storage/open.js';
-import { staleFilesOf, staleRecordIds } from '../../storage/staleness-repo.js';
 import { namespacesOf } from '../records/records.js';
 import type { Redact } from '../redaction/redact.js';
 import { type WaitingConflict, waitingConflicts } from '../team/team-conflicts.js';

@@ -1,7 +1,7 @@
+import { currentHead, supersessionChain } from '../../database/records-repo.js';
+import { upsertTeamLink } from '../../database/team-repo.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { GLOBAL_PROJECT } from '../../shared/types.js';
-import { currentHead, supersessionChain } from '../../storage/records-repo.js';
-import { upsertTeamLink } from '../../storage/team-repo.js';
 import { type RecordsDeps, requireVisible } from '../records/records.js';
 import { isTeamType } from './team-file.js';
 import { linkStates } from './team-set.js';

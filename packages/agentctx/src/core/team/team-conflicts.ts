@@ -5,14 +5,15 @@
  * applied: the chosen text becomes current (superseding the head when it is not the head
  * already) and the note goes, so the next export writes one block again.
  */
-import { AgentctxError } from '../../shared/errors.js';
-import type { ContextRecord } from '../../shared/types.js';
-import { currentHead } from '../../storage/records-repo.js';
+
+import { currentHead } from '../../database/records-repo.js';
 import {
   clearTeamConflict,
   listTeamConflicts,
   type TeamConflict,
-} from '../../storage/team-conflicts-repo.js';
+} from '../../database/team-conflicts-repo.js';
+import { AgentctxError } from '../../shared/errors.js';
+import type { ContextRecord } from '../../shared/types.js';
 import { type RecordsDeps, supersedeRecord } from '../records/records.js';
 
 const WHY = /\n\nWhy it changed: [^\n]*$/;

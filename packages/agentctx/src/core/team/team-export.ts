@@ -1,7 +1,7 @@
+import type { Db } from '../../database/open.js';
+import { listTeamConflicts } from '../../database/team-conflicts-repo.js';
+import { deleteTeamLink, getTeamSync, setTeamSync, upsertTeamLink } from '../../database/team-repo.js';
 import type { ContextRecord } from '../../shared/types.js';
-import type { Db } from '../../storage/open.js';
-import { listTeamConflicts } from '../../storage/team-conflicts-repo.js';
-import { deleteTeamLink, getTeamSync, setTeamSync, upsertTeamLink } from '../../storage/team-repo.js';
 import type { RedactionReport } from '../redaction/gate.js';
 import type { Redact } from '../redaction/redact.js';
 import { blockSha as blockShaOf, fileSha, renderTeamFile, type TeamBlock } from './team-file.js';

@@ -1,8 +1,8 @@
+import { findVerbatim } from '../../database/records-repo.js';
+import { clearTeamConflict, noteTeamConflict } from '../../database/team-conflicts-repo.js';
+import { deleteTeamLink, setTeamSync, upsertTeamLink } from '../../database/team-repo.js';
 import { AgentctxError, errorMessage } from '../../shared/errors.js';
 import type { ContextRecord } from '../../shared/types.js';
-import { findVerbatim } from '../../storage/records-repo.js';
-import { clearTeamConflict, noteTeamConflict } from '../../storage/team-conflicts-repo.js';
-import { deleteTeamLink, setTeamSync, upsertTeamLink } from '../../storage/team-repo.js';
 import type { RecordsDeps } from '../records/records.js';
 import { retireRecord } from '../records/retire.js';
 import { redactSecrets } from '../redaction/redact.js';

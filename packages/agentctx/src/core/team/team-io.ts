@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../../storage/atomic-write.js';
-import { readRegularFile } from '../../storage/regular-file.js';
+import { writeFileAtomic } from '../../files/atomic-write.js';
+import { readRegularFile } from '../../files/regular-file.js';
 import { TEAM_ATTRIBUTES, TEAM_DIR, TEAM_FILE } from './team-file.js';
 import { writeTeamStamp } from './team-notice.js';
 

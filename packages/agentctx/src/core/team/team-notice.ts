@@ -1,8 +1,8 @@
 import { readFileSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../../files/atomic-write.js';
+import { readRegularFile } from '../../files/regular-file.js';
 import { sha256Hex } from '../../shared/sha256.js';
-import { writeFileAtomic } from '../../storage/atomic-write.js';
-import { readRegularFile } from '../../storage/regular-file.js';
 import { TEAM_DIR, TEAM_FILE } from './team-file.js';
 
 /**

@@ -1,5 +1,5 @@
+import { supersessionChain } from '../../database/records-repo.js';
 import { BODY_MAX, type ContextRecord } from '../../shared/types.js';
-import { supersessionChain } from '../../storage/records-repo.js';
 import { createRecord, type RecordsDeps } from '../records/records.js';
 import { redactSecrets } from '../redaction/redact.js';
 import { blockSha, normalBody, type TeamBlock } from './team-file.js';

@@ -1,7 +1,7 @@
+import type { Db } from '../../database/open.js';
+import { currentHead, listRecords, supersessionChain } from '../../database/records-repo.js';
+import { listTeamLinks, type TeamLink } from '../../database/team-repo.js';
 import type { ContextRecord } from '../../shared/types.js';
-import type { Db } from '../../storage/open.js';
-import { currentHead, listRecords, supersessionChain } from '../../storage/records-repo.js';
-import { listTeamLinks, type TeamLink } from '../../storage/team-repo.js';
 import { emptyReport, mergeReports, type RedactionReport, redactFields } from '../redaction/gate.js';
 import type { Redact } from '../redaction/redact.js';
 import { blockSha, isTeamType, normalBody, normalTitle, type TeamBlock } from './team-file.js';

@@ -1,4 +1,4 @@
-import { getTeamSync } from '../../storage/team-repo.js';
+import { getTeamSync } from '../../database/team-repo.js';
 import { type Pending, pendingInFile, type TeamDeps } from './team-export.js';
 import { fileSha } from './team-file.js';
 import { parseTeamFile } from './team-parse.js';

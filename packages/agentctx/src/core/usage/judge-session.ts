@@ -1,7 +1,7 @@
 import { readSubagentEvents, readUsageEvents, type UsageEvent } from '../../claude/transcript-usage.js';
-import { nodeValue } from '../../storage/graph-repo.js';
-import type { Db } from '../../storage/open.js';
-import { addShown, setVerdict, shownInSession, type Verdict } from '../../storage/usage-repo.js';
+import { nodeValue } from '../../database/graph-repo.js';
+import type { Db } from '../../database/open.js';
+import { addShown, setVerdict, shownInSession, type Verdict } from '../../database/usage-repo.js';
 import { type JudgedRecord, judgeRecord } from './rule.js';
 
 /**

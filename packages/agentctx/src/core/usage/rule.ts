@@ -1,5 +1,5 @@
 import type { UsageEvent } from '../../claude/transcript-usage.js';
-import { extractTerms, foldText, type QueryTerm, textHasTerm } from '../../storage/fts-query.js';
+import { extractTerms, foldText, type QueryTerm, textHasTerm } from '../../text/terms.js';
 
 /**
  * The "used" rule: did a session use a record it was shown? Decided after the session from its

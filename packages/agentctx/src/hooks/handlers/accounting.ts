@@ -1,8 +1,8 @@
 import { appendLog } from '../../app/log.js';
 import { sessionJournalPath } from '../../app/paths.js';
-import { appendJournal, type InjectionVia } from '../../storage/session-journal.js';
-import { addInjectedTokens } from '../../storage/sessions-repo.js';
-import { addShown } from '../../storage/usage-repo.js';
+import { addInjectedTokens } from '../../database/sessions-repo.js';
+import { addShown } from '../../database/usage-repo.js';
+import { appendJournal, type InjectionVia } from '../../files/session-journal.js';
 import type { HookContext } from '../context.js';
 
 /** The session id injections are counted under when a payload has none. */

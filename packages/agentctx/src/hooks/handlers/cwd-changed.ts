@@ -1,4 +1,4 @@
-import { appendJournal } from '../../storage/session-journal.js';
+import { appendJournal } from '../../files/session-journal.js';
 import type { HookContext } from '../context.js';
 import type { CwdChangedEvent } from '../event.js';
 import type { HookResult } from './index.js';

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { foldJournalFile, journalBehind } from '../../storage/journal-fold.js';
+import { foldJournalFile, journalBehind } from '../../database/journal-fold.js';
 import type { HookContext } from '../context.js';
 
 /**

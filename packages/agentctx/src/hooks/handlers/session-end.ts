@@ -1,7 +1,7 @@
 import { sessionJournalPath } from '../../app/paths.js';
 import { isBusy } from '../../core/capture/spool.js';
-import { appendJournal } from '../../storage/session-journal.js';
-import { endSession } from '../../storage/sessions-repo.js';
+import { endSession } from '../../database/sessions-repo.js';
+import { appendJournal } from '../../files/session-journal.js';
 import type { HookContext } from '../context.js';
 import type { SessionEndEvent } from '../event.js';
 import { accountingSession } from './accounting.js';

@@ -2,7 +2,7 @@ import { loadConfigOrDefault } from '../../app/config.js';
 import { appendLog } from '../../app/log.js';
 import { applySpooledCaptures } from '../../core/capture/spool.js';
 import { type Redact, redactorFor } from '../../core/redaction/redact.js';
-import { spoolWaiting } from '../../storage/capture-spool.js';
+import { spoolWaiting } from '../../files/capture-spool.js';
 import type { HookContext } from '../context.js';
 import { HOOK_LOCK_WAIT_MS } from './lock-wait.js';
 

@@ -1,6 +1,6 @@
+import type { TimeTravel } from '../../database/as-of.js';
 import { AgentctxError } from '../../shared/errors.js';
 import { parseTimePoint } from '../../shared/time-point.js';
-import type { TimeTravel } from '../../storage/as-of.js';
 import { optional, string } from '../schema.js';
 
 /** The `as_of` argument of ctx_search and ctx_get: a history query (CONTRACTS.md §history), not a tool. */

@@ -1,11 +1,11 @@
 import { appendLog } from '../../app/log.js';
 import { namespacesOf } from '../../core/records/records.js';
+import { chainVersionAt, type TimeTravel } from '../../database/as-of.js';
+import { bumpAccess, currentHead, getVisibleRecords } from '../../database/records-repo.js';
+import { staleFilesOf } from '../../database/staleness-repo.js';
 import { errorMessage } from '../../shared/errors.js';
 import { staleLabel } from '../../shared/stale-label.js';
 import type { ContextRecord } from '../../shared/types.js';
-import { chainVersionAt, type TimeTravel } from '../../storage/as-of.js';
-import { bumpAccess, currentHead, getVisibleRecords } from '../../storage/records-repo.js';
-import { staleFilesOf } from '../../storage/staleness-repo.js';
 import type { ToolContext } from '../context.js';
 import type { ToolDef } from '../protocol.js';
 import { incognitoSession, type Json, registerTool } from '../result.js';

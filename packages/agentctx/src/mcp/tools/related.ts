@@ -1,7 +1,7 @@
 import { relatedRecords } from '../../core/records/related.js';
 import { type IndexEntry, indexEntriesOf } from '../../core/retrieval/index-entry.js';
 import type { SearchHit } from '../../core/retrieval/search-types.js';
-import { getRecord } from '../../storage/records-repo.js';
+import { getRecord } from '../../database/records-repo.js';
 import { ladderMarker, type ToolContext } from '../context.js';
 import type { ToolDef } from '../protocol.js';
 import { type Json, registerTool } from '../result.js';

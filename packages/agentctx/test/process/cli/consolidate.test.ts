@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tryLock } from '../../../src/app/lock.js';
 import { resolveProject } from '../../../src/app/project.js';
-import { openDb } from '../../../src/storage/open.js';
-import { readRetirementCounters } from '../../../src/storage/retirement.js';
+import { openDb } from '../../../src/database/open.js';
+import { readRetirementCounters } from '../../../src/database/retirement.js';
 import { BIN, isolatedEnv, runAgentctx, runJson } from '../../support/cli.js';
 import { fakeRepo, tempDir } from '../../support/tmp.js';
 

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Db as Database } from '../../../src/storage/sqlite.js';
+import { Db as Database } from '../../../src/database/sqlite.js';
 import { BIN, isolatedEnv, runAgentctx } from '../../support/cli.js';
 import { tempDir } from '../../support/tmp.js';
 

@@ -2,7 +2,7 @@ import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../../src/storage/open.js';
+import { openDb } from '../../../src/database/open.js';
 import { isolatedEnv, runAgentctx, runJson } from '../../support/cli.js';
 import { git } from '../../support/git.js';
 import { rand } from '../../support/secret-corpus.js';

@@ -8,14 +8,14 @@ import {
   counterFiles,
   readRetirementCounters,
   STALE_RETIREMENT_MS,
-} from '../../../src/storage/retirement.js';
+} from '../../../src/database/retirement.js';
 import { bundleChildScript } from '../../support/child-bundle.js';
 import { isolatedEnv, PACKAGE_ROOT, runAgentctx, runJson } from '../../support/cli.js';
 import { fakeRepo, tempDir } from '../../support/tmp.js';
 import { runHook } from '../hooks/helpers.js';
 
 /**
- * A writer killed between its retirement and its commit (storage/retirement.ts): SQLite rolls
+ * A writer killed between its retirement and its commit (database/retirement.ts): SQLite rolls
  * its transaction back, but it appended to `begun` and never to `done`. Until consolidation
  * decides the writer is dead (the mismatch untouched for 2 minutes), every SessionStart
  * recomposes from the store and no digest is written; then the counters are equalised and the
@@ -36,7 +36,7 @@ beforeAll(() => {
     t.path,
     'writer',
     `import { writeSync } from 'node:fs';
-import { openDb } from ${JSON.stringify(join(PACKAGE_ROOT, 'src', 'storage', 'open.ts'))};
+import { openDb } from ${JSON.stringify(join(PACKAGE_ROOT, 'src', 'database', 'open.ts'))};
 const [dbPath, id] = process.argv.slice(2);
 const db = openDb(dbPath);
 db.transaction(() => {

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Db as Database } from '../../../src/storage/sqlite.js';
+import { Db as Database } from '../../../src/database/sqlite.js';
 import { isolatedEnv, runAgentctx, runJson } from '../../support/cli.js';
 import { anySecret, type GeneratedSecret, survivingPieces } from '../../support/secret-arbitraries.js';
 import { rand } from '../../support/secret-corpus.js';

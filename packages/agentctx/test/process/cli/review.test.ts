@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Db as Database } from '../../../src/storage/sqlite.js';
+import { Db as Database } from '../../../src/database/sqlite.js';
 import { BIN, isolatedEnv, runAgentctx } from '../../support/cli.js';
 import { git } from '../../support/git.js';
 import { tempDir } from '../../support/tmp.js';

@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDb } from '../../../src/storage/open.js';
+import { openDb } from '../../../src/database/open.js';
 import { BIN, PACKAGE_ROOT, runAgentctx, runJson } from '../../support/cli.js';
 import { FIXTURE_MODELS } from '../../support/models.js';
 import { basePayload, type HookWorld, hookWorld, promptPayload, runHook } from '../hooks/helpers.js';

@@ -4,7 +4,7 @@ import { monotonicFactory } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectIdFor } from '../../../src/core/records/namespace.js';
 import { createRecord } from '../../../src/core/records/records.js';
-import { openDb } from '../../../src/storage/open.js';
+import { openDb } from '../../../src/database/open.js';
 import { isolatedEnv, runAgentctx, runJson } from '../../support/cli.js';
 import { git } from '../../support/git.js';
 import { tempDir } from '../../support/tmp.js';

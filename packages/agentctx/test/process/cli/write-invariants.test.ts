@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDb } from '../../../src/storage/open.js';
+import { openDb } from '../../../src/database/open.js';
 import { isolatedEnv, runAgentctx, runJson } from '../../support/cli.js';
 import { fakeRepo, tempDir } from '../../support/tmp.js';
 import { startMcp } from '../mcp/client.js';

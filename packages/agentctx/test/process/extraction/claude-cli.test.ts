@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Db as Database } from '../../../src/storage/sqlite.js';
+import { Db as Database } from '../../../src/database/sqlite.js';
 import { toolNames } from '../../support/agent-requests.js';
 import { CLAUDE_BIN, claudeBinDir, claudeEnv, gitRepo, runClaude, waitFor } from '../../support/claude.js';
 import { BIN, runAgentctx, runJson } from '../../support/cli.js';

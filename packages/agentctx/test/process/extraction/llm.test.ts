@@ -1,8 +1,8 @@
 import { monotonicFactory } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { createRecord, type RecordsDeps } from '../../../src/core/records/records.js';
+import type { Db } from '../../../src/database/open.js';
 import type { ContextRecord } from '../../../src/shared/types.js';
-import type { Db } from '../../../src/storage/open.js';
 import {
   answer,
   extractArgs,

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Db as Database } from '../../../src/storage/sqlite.js';
+import { Db as Database } from '../../../src/database/sqlite.js';
 import { runJson } from '../../support/cli.js';
 import {
   answer,

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseJournal } from '../../../src/storage/session-journal.js';
+import { parseJournal } from '../../../src/files/session-journal.js';
 import { runAgentctx } from '../../support/cli.js';
 import { readIfExists } from '../../support/proc.js';
 import { TranscriptBuilder } from '../../support/transcript-fixture.js';

@@ -4,8 +4,8 @@ import { monotonicFactory } from 'ulid';
 import { resolvePaths, sessionJournalPath, sessionStatePath } from '../../../src/app/paths.js';
 import { resolveProject } from '../../../src/app/project.js';
 import { type CreateRecordInput, createRecord } from '../../../src/core/records/records.js';
+import { type Db, openDb } from '../../../src/database/open.js';
 import type { ContextRecord } from '../../../src/shared/types.js';
-import { type Db, openDb } from '../../../src/storage/open.js';
 import { BIN, isolatedEnv, runAgentctx, spawnCollect } from '../../support/cli.js';
 import { fakeRepo, tempDir } from '../../support/tmp.js';
 

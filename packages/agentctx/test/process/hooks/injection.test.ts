@@ -5,9 +5,9 @@ import { resolvePaths } from '../../../src/app/paths.js';
 import { resolveProject } from '../../../src/app/project.js';
 import { writeDigest } from '../../../src/core/digest/digest-file.js';
 import { supersedeRecord } from '../../../src/core/records/records.js';
+import { readRetirementCounters } from '../../../src/database/retirement.js';
+import { Db as Database } from '../../../src/database/sqlite.js';
 import { estimateTokens } from '../../../src/shared/tokens.js';
-import { readRetirementCounters } from '../../../src/storage/retirement.js';
-import { Db as Database } from '../../../src/storage/sqlite.js';
 import { fakeRepo } from '../../support/tmp.js';
 import { basePayload, type HookWorld, hookWorld, promptPayload, runHook } from './helpers.js';
 

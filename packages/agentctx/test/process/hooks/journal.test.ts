@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../../src/app/project.js';
+import { Db as Database } from '../../../src/database/sqlite.js';
 import { estimateTokens } from '../../../src/shared/tokens.js';
-import { Db as Database } from '../../../src/storage/sqlite.js';
 import { runJson } from '../../support/cli.js';
 import { fakeRepo } from '../../support/tmp.js';
 import { basePayload, type HookWorld, hookWorld, promptPayload, runHook, runHookAsync } from './helpers.js';

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Db as Database } from '../../../src/storage/sqlite.js';
+import { Db as Database } from '../../../src/database/sqlite.js';
 import { isolatedEnv, runAgentctx, runJson } from '../../support/cli.js';
 import { fakeRepo, tempDir } from '../../support/tmp.js';
 import { type McpSession, startMcp } from './client.js';

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { monotonicFactory } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addEdge, linkRecordEntity, upsertNode } from '../../../src/storage/graph-repo.js';
-import { type Db, openDb } from '../../../src/storage/open.js';
+import { addEdge, linkRecordEntity, upsertNode } from '../../../src/database/graph-repo.js';
+import { type Db, openDb } from '../../../src/database/open.js';
 import { isolatedEnv } from '../../support/cli.js';
 import { fakeRepo, tempDir } from '../../support/tmp.js';
 import { type McpSession, startMcp } from './client.js';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BenchDataset, BenchRecord } from '../../../src/bench/dataset.js';
 import { loadDataset } from '../../../src/bench/run.js';
-import { type Db, openDb } from '../../../src/storage/open.js';
+import { type Db, openDb } from '../../../src/database/open.js';
 import { tempDir } from '../../support/tmp.js';
 
 const cleanups: (() => void)[] = [];

@@ -1,10 +1,10 @@
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Db as Database } from '../../../src/database/sqlite.js';
 import { userPromptSubmit } from '../../../src/hooks/handlers/user-prompt-submit.js';
 import { runHandler } from '../../../src/hooks/runner.js';
 import { estimateTokens } from '../../../src/shared/tokens.js';
-import { Db as Database } from '../../../src/storage/sqlite.js';
 import { type HookWorld, hookWorld, promptPayload } from '../../process/hooks/helpers.js';
 
 // The prompt hook's own work, timed in this process (no process start-up noise): another

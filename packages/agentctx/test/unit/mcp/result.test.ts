@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Db, SqliteError } from '../../../src/database/sqlite.js';
 import { toToolError } from '../../../src/mcp/result.js';
 import { AgentctxError } from '../../../src/shared/errors.js';
-import { Db, SqliteError } from '../../../src/storage/sqlite.js';
 
 /**
  * The MCP boundary classifies a failure by its type and SQLite's result code, never by the

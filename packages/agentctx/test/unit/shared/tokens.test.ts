@@ -24,7 +24,7 @@ const samples: Record<string, string> = {
   ulids: '01JDQ8ZK4M3N5P7Q9R1S3T5V7W 01JDQ8ZK4M3N5P7Q9R1S3T5V7X 01M8VGTA77F2BX8SSYH2A4QTH5',
   base64: Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 7919) % 256)).toString('base64'),
   paths:
-    '/home/user/projects/agentctx/packages/agentctx/src/storage/records-repo.ts ./node_modules/.bin/vitest C:\\Users\\dev\\AppData\\Local\\Temp\\x.json',
+    '/home/user/projects/agentctx/packages/agentctx/src/database/records-repo.ts ./node_modules/.bin/vitest C:\\Users\\dev\\AppData\\Local\\Temp\\x.json',
   cjk: '我们决定使用带有预写日志模式的SQLite，因为并发的钩子进程会并行写入。開発者は小さなファイルを好みます。데이터베이스는 하나의 파일입니다.',
   emojiAndAccents: '🚀🔥✅ deploy done 🎉 ünïcödé façade naïve Привет мир Ελληνικά',
   json: JSON.stringify({

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyCapture } from '../../../../src/core/capture/observe.js';
 import { type Capture, prepareCapture } from '../../../../src/core/capture/prepare.js';
 import { applySpooledCaptures, spoolCapture } from '../../../../src/core/capture/spool.js';
-import { type Db, openDb } from '../../../../src/storage/open.js';
+import { type Db, openDb } from '../../../../src/database/open.js';
 import { tempDir } from '../../../support/tmp.js';
 
 /**

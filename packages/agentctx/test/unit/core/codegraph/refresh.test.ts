@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { refreshCodeGraph } from '../../../../src/core/codegraph/refresh.js';
 import { createRecord } from '../../../../src/core/records/records.js';
 import { relatedRecords } from '../../../../src/core/records/related.js';
-import { linkRecordEntity, upsertNode } from '../../../../src/storage/graph-repo.js';
-import type { Db } from '../../../../src/storage/open.js';
+import { linkRecordEntity, upsertNode } from '../../../../src/database/graph-repo.js';
+import type { Db } from '../../../../src/database/open.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyDriftScores } from '../../../../src/core/consolidation/apply.js';
 import { consolidate } from '../../../../src/core/consolidation/run.js';
-import { type Db, openDb } from '../../../../src/storage/open.js';
+import { type Db, openDb } from '../../../../src/database/open.js';
 import { tempDir } from '../../../support/tmp.js';
 
 let t: ReturnType<typeof tempDir>;

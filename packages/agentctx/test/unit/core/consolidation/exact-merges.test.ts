@@ -10,8 +10,8 @@ import { createRecord, type RecordsDeps } from '../../../../src/core/records/rec
 import { redactorFingerprint } from '../../../../src/core/redaction/fingerprint.js';
 import { redactorFor } from '../../../../src/core/redaction/redact.js';
 import { scrubStore } from '../../../../src/core/redaction/scrub.js';
+import { type Db, openDb } from '../../../../src/database/open.js';
 import type { Confidence } from '../../../../src/shared/types.js';
-import { type Db, openDb } from '../../../../src/storage/open.js';
 import { tempDir } from '../../../support/tmp.js';
 
 /**

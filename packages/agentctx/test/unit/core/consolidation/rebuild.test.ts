@@ -3,10 +3,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dismissPair, mergePair } from '../../../../src/core/consolidation/merge-pair.js';
 import { type ConsolidateDeps, consolidate } from '../../../../src/core/consolidation/run.js';
 import { createRecord, type RecordsDeps } from '../../../../src/core/records/records.js';
-import { listMergeCandidates } from '../../../../src/storage/consolidation-repo.js';
-import { type Db, openDb } from '../../../../src/storage/open.js';
-import { createJsVectorStore } from '../../../../src/storage/vectors/js-store.js';
-import type { VectorStore } from '../../../../src/storage/vectors/store.js';
+import { listMergeCandidates } from '../../../../src/database/consolidation-repo.js';
+import { type Db, openDb } from '../../../../src/database/open.js';
+import { createJsVectorStore } from '../../../../src/database/vectors/js-store.js';
+import type { VectorStore } from '../../../../src/database/vectors/store.js';
 import { tempDir } from '../../../support/tmp.js';
 
 /**

@@ -5,9 +5,9 @@ import { type ConsolidateDeps, consolidate } from '../../../../src/core/consolid
 import { computeScore, planScores } from '../../../../src/core/consolidation/scores.js';
 import { readDigest } from '../../../../src/core/digest/digest-file.js';
 import { createRecord, type RecordsDeps } from '../../../../src/core/records/records.js';
+import { listMergeCandidates } from '../../../../src/database/consolidation-repo.js';
+import { type Db, openDb } from '../../../../src/database/open.js';
 import type { ContextRecord } from '../../../../src/shared/types.js';
-import { listMergeCandidates } from '../../../../src/storage/consolidation-repo.js';
-import { type Db, openDb } from '../../../../src/storage/open.js';
 import { tempDir } from '../../../support/tmp.js';
 
 let t: ReturnType<typeof tempDir>;

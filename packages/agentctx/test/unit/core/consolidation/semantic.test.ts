@@ -6,11 +6,11 @@ import { scanVectorDuplicates } from '../../../../src/core/consolidation/vector-
 import { createRecord } from '../../../../src/core/records/records.js';
 import { HYBRID_TUNING, hybridSearch, rrfFuse } from '../../../../src/core/retrieval/hybrid.js';
 import { search } from '../../../../src/core/retrieval/search.js';
+import { listMergeCandidates } from '../../../../src/database/consolidation-repo.js';
+import { createJsVectorStore } from '../../../../src/database/vectors/js-store.js';
 import type { Embedder } from '../../../../src/embed/embedder.js';
 import { MODELS } from '../../../../src/embed/models.js';
 import { loadTransformersEmbedder } from '../../../../src/embed/transformers.js';
-import { listMergeCandidates } from '../../../../src/storage/consolidation-repo.js';
-import { createJsVectorStore } from '../../../../src/storage/vectors/js-store.js';
 import { FIXTURE_MODELS } from '../../../support/models.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SLICE_PAUSE_MS, writeInSlices } from '../../../../src/core/consolidation/slices.js';
-import { openDb } from '../../../../src/storage/open.js';
+import { openDb } from '../../../../src/database/open.js';
 import { tempDir } from '../../../support/tmp.js';
 import { lockProbe } from '../../../support/write-lock.js';
 

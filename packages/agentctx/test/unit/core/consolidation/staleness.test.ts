@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planStaleness } from '../../../../src/core/consolidation/staleness.js';
+import type { AnchorRow } from '../../../../src/database/file-anchors.js';
+import { parseGitLog } from '../../../../src/git/git-history.js';
 import { fingerprint } from '../../../../src/shared/fingerprint.js';
-import type { AnchorRow } from '../../../../src/storage/file-anchors.js';
-import { parseGitLog } from '../../../../src/storage/git-history.js';
 
 // `git log -z --format=%x01%H --name-status` as git prints it: NUL-separated fields
 const LOG = [

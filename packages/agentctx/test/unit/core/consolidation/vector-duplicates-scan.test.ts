@@ -4,7 +4,7 @@ import {
   VECTOR_NEAR_DUPLICATE,
 } from '../../../../src/core/consolidation/vector-duplicates.js';
 import { createRecord } from '../../../../src/core/records/records.js';
-import { createJsVectorStore } from '../../../../src/storage/vectors/js-store.js';
+import { createJsVectorStore } from '../../../../src/database/vectors/js-store.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
 

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { composeDigest, DIGEST_MAX_TOKENS, SECTION_BUDGETS } from '../../../../src/core/digest/digest.js';
 import { readDigest, writeDigest } from '../../../../src/core/digest/digest-file.js';
 import { createRecord, reinforceRecord } from '../../../../src/core/records/records.js';
+import { insertRecord } from '../../../../src/database/records-repo.js';
 import { estimateTokens } from '../../../../src/shared/tokens.js';
-import { insertRecord } from '../../../../src/storage/records-repo.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
 

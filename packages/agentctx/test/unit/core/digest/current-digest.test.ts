@@ -11,12 +11,12 @@ import {
 import { composeDigest } from '../../../../src/core/digest/digest.js';
 import { readDigest, writeDigest } from '../../../../src/core/digest/digest-file.js';
 import { createRecord } from '../../../../src/core/records/records.js';
-import { type Db, openDb } from '../../../../src/storage/open.js';
+import { type Db, openDb } from '../../../../src/database/open.js';
 import {
   equaliseStaleCounters,
   readRetirementCounters,
   retirementScopeOf,
-} from '../../../../src/storage/retirement.js';
+} from '../../../../src/database/retirement.js';
 import { tempDir } from '../../../support/tmp.js';
 
 /**

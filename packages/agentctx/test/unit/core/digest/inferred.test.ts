@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeDigest } from '../../../../src/core/digest/digest.js';
+import type { Db } from '../../../../src/database/open.js';
+import { insertRecord } from '../../../../src/database/records-repo.js';
 import type { Confidence, RecordType } from '../../../../src/shared/types.js';
-import type { Db } from '../../../../src/storage/open.js';
-import { insertRecord } from '../../../../src/storage/records-repo.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
 
@@ -65,7 +65,7 @@ interface Made {
 
 /** Unique, searchable titles: "zq<n>x" cannot occur by accident in the digest's own words. */
 function fill(specs: Spec[]): Made[] {
-  db.transaction(() => db.exec('DELETE FROM records'))(); // (deleting counts: storage/retirement.ts)
+  db.transaction(() => db.exec('DELETE FROM records'))(); // (deleting counts: database/retirement.ts)
   const made: Made[] = [];
   // the store holds one current handover per project (a unique index): later ones are history,
   // written (and closed) before the current records so that no two are ever current together

@@ -63,7 +63,7 @@ describe('enrichStubs', () => {
     fc.assert(
       fc.property(fc.array(fc.nat({ max: 6 }), { maxLength: 12 }), (picks) => {
         s.db.prepare('DELETE FROM edges').run();
-        s.db.transaction(() => s.db.prepare('DELETE FROM records').run())(); // counts: storage/retirement.ts
+        s.db.transaction(() => s.db.prepare('DELETE FROM records').run())(); // counts: database/retirement.ts
         const mine = [stub('proj', 's1'), stub('proj', 's1')];
         const pool = [
           ...mine,

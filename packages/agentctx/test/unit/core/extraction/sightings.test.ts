@@ -5,9 +5,9 @@ import { ingestExtraction } from '../../../../src/core/extraction/ingest.js';
 import { KNOWN_LIMIT, knownRecords } from '../../../../src/core/extraction/known-records.js';
 import { extractionMessage } from '../../../../src/core/extraction/prompt.js';
 import { parseExtractionOutput } from '../../../../src/core/extraction/schema.js';
+import type { Db } from '../../../../src/database/open.js';
+import { insertRecord } from '../../../../src/database/records-repo.js';
 import type { Confidence, ContextRecord, RecordType } from '../../../../src/shared/types.js';
-import type { Db } from '../../../../src/storage/open.js';
-import { insertRecord } from '../../../../src/storage/records-repo.js';
 import { listedRecords } from '../../../support/prompt-following-model.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
@@ -51,7 +51,7 @@ function put(
     source: 'llm_extraction',
     session_id: null,
   });
-  // retiring a record counts for the digest (storage/retirement.ts): inside a transaction
+  // retiring a record counts for the digest (database/retirement.ts): inside a transaction
   if (o.superseded)
     db.transaction(() => db.prepare('UPDATE records SET superseded_at = ? WHERE id = ?').run(at, id))();
 }

@@ -5,10 +5,10 @@ import { checkStaleness } from '../../../../src/core/consolidation/staleness.js'
 import { confirmRecord } from '../../../../src/core/records/confirm.js';
 import { createRecord } from '../../../../src/core/records/records.js';
 import { retireRecord } from '../../../../src/core/records/retire.js';
-import { AnchorReader, anchorFiles } from '../../../../src/storage/file-anchors.js';
-import type { GitHistory } from '../../../../src/storage/git-history.js';
-import { linkRecordEntity, upsertNode } from '../../../../src/storage/graph-repo.js';
-import { staleFilesOf } from '../../../../src/storage/staleness-repo.js';
+import { AnchorReader, anchorFiles } from '../../../../src/database/file-anchors.js';
+import { linkRecordEntity, upsertNode } from '../../../../src/database/graph-repo.js';
+import { staleFilesOf } from '../../../../src/database/staleness-repo.js';
+import type { GitHistory } from '../../../../src/git/git-history.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveProject } from '../../../../src/app/project.js';
 import { normalizeRemoteUrl, projectIdFor } from '../../../../src/core/records/namespace.js';
-import { originFromConfig } from '../../../../src/storage/git-repo.js';
+import { originFromConfig } from '../../../../src/git/git-repo.js';
 import { fakeRepo, tempDir } from '../../../support/tmp.js';
 
 describe('normalizeRemoteUrl', () => {

@@ -9,8 +9,8 @@ import {
   supersedeRecord,
 } from '../../../../src/core/records/records.js';
 import { search } from '../../../../src/core/retrieval/search.js';
+import { supersessionChain } from '../../../../src/database/records-repo.js';
 import { AgentctxError } from '../../../../src/shared/errors.js';
-import { supersessionChain } from '../../../../src/storage/records-repo.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRecord, supersedeRecord } from '../../../../src/core/records/records.js';
 import { fileKeys, relatedRecords, WALK_MAX_ROWS } from '../../../../src/core/records/related.js';
-import { addEdge, linkRecordEntity, upsertNode } from '../../../../src/storage/graph-repo.js';
+import { addEdge, linkRecordEntity, upsertNode } from '../../../../src/database/graph-repo.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRecord } from '../../../../src/core/records/records.js';
 import { resetNamespace } from '../../../../src/core/records/reset.js';
-import { touchSession } from '../../../../src/storage/sessions-repo.js';
-import { addShown, setVerdict } from '../../../../src/storage/usage-repo.js';
+import { touchSession } from '../../../../src/database/sessions-repo.js';
+import { addShown, setVerdict } from '../../../../src/database/usage-repo.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
 

@@ -6,9 +6,9 @@ import { mergePair } from '../../../../src/core/consolidation/merge-pair.js';
 import { ingestRuleHandover } from '../../../../src/core/extraction/ingest.js';
 import { clearProfile, editProfile } from '../../../../src/core/profile/profile.js';
 import { createRecord, type RecordsDeps, supersedeRecord } from '../../../../src/core/records/records.js';
+import { type Db, openDb } from '../../../../src/database/open.js';
 import { AgentctxError } from '../../../../src/shared/errors.js';
 import { GLOBAL_PROJECT } from '../../../../src/shared/types.js';
-import { type Db, openDb } from '../../../../src/storage/open.js';
 import { tempDir } from '../../../support/tmp.js';
 
 /**

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { redactorFingerprint } from '../../../../src/core/redaction/fingerprint.js';
 import { redactorFor, redactSecrets } from '../../../../src/core/redaction/redact.js';
 import { scrubStore } from '../../../../src/core/redaction/scrub.js';
-import { type Db, openDb } from '../../../../src/storage/open.js';
+import { type Db, openDb } from '../../../../src/database/open.js';
 import {
   asOldVersion,
   buildTermDf,

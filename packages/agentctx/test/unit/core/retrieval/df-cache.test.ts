@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRecord } from '../../../../src/core/records/records.js';
 import { documentFrequencies, keepingDfCache } from '../../../../src/core/retrieval/query.js';
-import { extractTerms } from '../../../../src/storage/fts-query.js';
-import { openDb } from '../../../../src/storage/open.js';
-import { addInjectedTokens } from '../../../../src/storage/sessions-repo.js';
+import { openDb } from '../../../../src/database/open.js';
+import { addInjectedTokens } from '../../../../src/database/sessions-repo.js';
+import { extractTerms } from '../../../../src/text/terms.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
 
@@ -15,8 +15,8 @@ import { tempDir } from '../../../support/tmp.js';
  */
 
 const lookups = vi.hoisted(() => ({ n: 0 }));
-vi.mock('../../../../src/storage/term-df.js', async (original) => {
-  const mod = await original<typeof import('../../../../src/storage/term-df.js')>();
+vi.mock('../../../../src/database/term-df.js', async (original) => {
+  const mod = await original<typeof import('../../../../src/database/term-df.js')>();
   return {
     ...mod,
     termDfLookup: (db: Parameters<typeof mod.termDfLookup>[0]) => {

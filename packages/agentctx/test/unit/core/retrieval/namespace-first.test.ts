@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ftsCandidates, NAMESPACE_FIRST_MIN_POSTINGS } from '../../../../src/core/retrieval/candidates.js';
 import type { SearchOptions } from '../../../../src/core/retrieval/search-types.js';
+import type { Db } from '../../../../src/database/open.js';
 import { GLOBAL_PROJECT, type RecordType } from '../../../../src/shared/types.js';
-import type { Db } from '../../../../src/storage/open.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
 

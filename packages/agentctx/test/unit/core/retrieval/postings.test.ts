@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchFor, POSTINGS_BUDGET, pickTerms } from '../../../../src/core/retrieval/query.js';
-import { buildMatchExpression, extractTerms } from '../../../../src/storage/fts-query.js';
+import { buildMatchExpression } from '../../../../src/database/fts-match.js';
+import { extractTerms } from '../../../../src/text/terms.js';
 
 const terms = extractTerms('refresh token middleware retry backoff');
 const df = (n: number) => new Map(terms.map((t, i) => [t.stem, n + i]));

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createRecord, supersedeRecord } from '../../../../src/core/records/records.js';
 import { redactorFor } from '../../../../src/core/redaction/redact.js';
 import { type ReviewKind, reviewQueue, reviewSelection } from '../../../../src/core/review/queue.js';
-import { upsertMergeCandidate } from '../../../../src/storage/consolidation-repo.js';
-import { replaceStaleness } from '../../../../src/storage/staleness-repo.js';
+import { upsertMergeCandidate } from '../../../../src/database/consolidation-repo.js';
+import { replaceStaleness } from '../../../../src/database/staleness-repo.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
 

@@ -8,7 +8,7 @@ import {
 } from '../../../../src/core/team/team-export.js';
 import { type ImportReport, importTeamFile } from '../../../../src/core/team/team-import.js';
 import { parseTeamFile } from '../../../../src/core/team/team-parse.js';
-import type { Db } from '../../../../src/storage/open.js';
+import type { Db } from '../../../../src/database/open.js';
 
 export function teamDeps(deps: RecordsDeps): TeamDeps {
   return { db: deps.db, projectId: deps.projectId, redact: deps.redact ?? redactSecrets, now: deps.clock };

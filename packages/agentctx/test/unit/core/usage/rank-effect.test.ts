@@ -4,8 +4,8 @@ import { scoreInputs } from '../../../../src/core/consolidation/inputs.js';
 import { planScores } from '../../../../src/core/consolidation/scores.js';
 import { createRecord } from '../../../../src/core/records/records.js';
 import { search } from '../../../../src/core/retrieval/search.js';
-import type { Db } from '../../../../src/storage/open.js';
-import { addShown, setVerdict } from '../../../../src/storage/usage-repo.js';
+import type { Db } from '../../../../src/database/open.js';
+import { addShown, setVerdict } from '../../../../src/database/usage-repo.js';
 import { testStore } from '../../../support/store.js';
 import { tempDir } from '../../../support/tmp.js';
 

@@ -13,7 +13,7 @@ import { clearTermDf, refreshTermDf } from './term-df.js';
 /**
  * Every column of the schema that holds free text a person or a model wrote, by table. The
  * scrub reads and rewrites these; a new table or column holding such text must be listed here
- * (test/unit/storage/scrub-repo.test.ts fails until every TEXT column is either here or in
+ * (test/unit/database/scrub-repo.test.ts fails until every TEXT column is either here or in
  * NOT_FREE_TEXT).
  */
 export const SCRUBBED_COLUMNS: Readonly<Record<string, readonly string[]>> = {

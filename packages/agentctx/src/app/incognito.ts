@@ -5,9 +5,10 @@
  * start); a session id is that session. The next SessionStart of any other session removes it,
  * so incognito never outlives the session it was meant for. The hot path pays one stat when off.
  */
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write.js';
+import { readRegularFile } from '../files/regular-file.js';
 import type { Paths } from './paths.js';
 
 export interface IncognitoState {
@@ -20,12 +21,22 @@ function incognitoPath(paths: Paths): string {
   return join(paths.home, 'incognito.json');
 }
 
-/** The state, or null when off (no file, or one that does not parse: then it is off). */
+/**
+ * The most of the file read: what setIncognito writes is under 200 bytes. A bigger file is not
+ * ours, and is read cut short (so it does not parse, and incognito is off) rather than whole on
+ * every hook.
+ */
+const READ_MAX_BYTES = 64 * 1024;
+
+/**
+ * The state, or null when off (no file, or one that does not parse: then it is off). Whatever
+ * is in the file's place, a hook neither waits on it (a FIFO is refused) nor reads it whole.
+ */
 export function readIncognito(paths: Paths): IncognitoState | null {
   const file = incognitoPath(paths);
   if (!statSync(file, { throwIfNoEntry: false })) return null;
   try {
-    const v = JSON.parse(readFileSync(file, 'utf8')) as Partial<IncognitoState>;
+    const v = JSON.parse(readRegularFile(file, READ_MAX_BYTES)) as Partial<IncognitoState>;
     if (!v || typeof v !== 'object' || typeof v.since !== 'string') return null;
     const session = typeof v.session === 'string' && v.session !== '' ? v.session : null;
     return { since: v.since, session };

@@ -115,6 +115,54 @@ export function scanRegularLines(
 const SCAN_CHUNK = 64 * 1024;
 
 /**
+ * Visit the whole lines of a regular file from its last to its first, holding one 64 KiB chunk
+ * and the line it cuts in memory; stops when `visit` returns true. Only the last `maxBytes` are
+ * read. A last line without its newline (a write in progress) is not visited, nor is a line
+ * longer than `maxLineBytes` (skipped, never held whole), nor the line `maxBytes` cuts. True
+ * when `visit` stopped the scan. For files read on the hook path whose newest line wins.
+ */
+export function scanRegularLinesBackward(
+  path: string,
+  visit: (line: string) => boolean | undefined,
+  maxBytes: number,
+  maxLineBytes: number,
+): boolean {
+  const fd = openRegularForRead(path);
+  try {
+    let at = fstatSync(fd).size;
+    const floor = Math.max(0, at - maxBytes);
+    // the start of the line cut by the chunk read last: its beginning lies before `at`
+    let carry = Buffer.alloc(0);
+    // true once past the file's last newline (what follows it is not a whole line)
+    let whole = false;
+    // true while inside a line longer than maxLineBytes: its pieces are dropped
+    let skipping = false;
+    while (at > floor) {
+      const from = Math.max(floor, at - SCAN_CHUNK);
+      const buf = Buffer.concat([readRange(fd, from, at), carry]);
+      at = from;
+      let end = buf.length;
+      for (let nl = buf.lastIndexOf(0x0a, end - 1); nl >= 0; nl = end > 0 ? buf.lastIndexOf(0x0a, end - 1) : -1) {
+        const fits = !skipping && end - nl - 1 <= maxLineBytes;
+        if (whole && fits && visit(buf.toString('utf8', nl + 1, end))) return true;
+        whole = true;
+        skipping = false;
+        end = nl;
+      }
+      carry = buf.subarray(0, end);
+      if (carry.length > maxLineBytes) {
+        carry = Buffer.alloc(0);
+        skipping = true;
+      }
+    }
+    // the file's first line, whole only when the scan reached the start
+    return floor === 0 && whole && !skipping && visit(carry.toString('utf8')) === true;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * What is at `path` now, when it exists and is not a regular file (links followed): the words
  * for it, else null. Used before a path is replaced, so a device, a FIFO or a directory is
  * never swapped for a regular file.

@@ -1,5 +1,6 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { scanRegularLinesBackward } from './regular-file.js';
 
 /**
  * The session journal: stored session metadata (CONTRACTS.md §stored-derived) written on the hooks'
@@ -151,27 +152,35 @@ export function parseJournal(text: string): JournalEntry[] {
   return out;
 }
 
+/**
+ * The most of a journal `journalCwd` reads, from its end: a written line is at most about 60 KB
+ * and most are ~200 bytes, so 16 MiB is tens of thousands of lines, far more than a session
+ * writes. The journal is read on every hook: it is never held whole.
+ */
+const CWD_SCAN_MAX_BYTES = 16 * 1024 * 1024;
+/** Longer lines are not ones appendJournal wrote (nor one torn line glued to the next). */
+const MAX_LINE_BYTES = 256 * 1024;
+
 /** The session's last working directory in its journal, or null (no file, or no change). */
 export function journalCwd(path: string, sessionId: string): string | null {
-  let text: string;
+  let found: string | null = null;
   try {
     if (!existsSync(path)) return null; // most sessions before their first injection: no throw
-    text = readFileSync(path, 'utf8');
+    // from the end: the last change wins, and most sessions have none to find
+    scanRegularLinesBackward(
+      path,
+      (text) => {
+        if (!text.includes('"cwd":')) return false;
+        const e = parseJournalLine(text);
+        if (e?.kind !== 'cwd' || e.sessionId !== sessionId) return false;
+        found = e.cwd;
+        return true;
+      },
+      CWD_SCAN_MAX_BYTES,
+      MAX_LINE_BYTES,
+    );
   } catch {
-    return null;
+    return null; // unreadable, or not a regular file (a FIFO is refused, never waited on)
   }
-  // from the end: the last change wins, and most sessions have none to find
-  let end = text.length;
-  for (;;) {
-    const i = text.lastIndexOf('"cwd":', end);
-    if (i < 0) return null;
-    const start = text.lastIndexOf('\n', i) + 1;
-    const stop = text.indexOf('\n', i);
-    if (stop >= 0) {
-      const e = parseJournalLine(text.slice(start, stop));
-      if (e?.kind === 'cwd' && e.sessionId === sessionId) return e.cwd;
-    }
-    if (start === 0) return null;
-    end = start - 1;
-  }
+  return found;
 }

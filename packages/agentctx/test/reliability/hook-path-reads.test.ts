@@ -13,6 +13,8 @@ import { tempDir } from '../support/tmp.js';
  * refused. Each read runs in a child process whose JavaScript heap is capped at 16 MB: a file
  * read whole (a 40 MB packed-refs, git config or session file) kills it, as it would slow or
  * kill a hook on a big repository; a FIFO read with a plain read blocks it until the timeout.
+ * Where a whole read would survive the cap (one string searched, never split), the child's peak
+ * resident memory tells instead.
  */
 
 let t: ReturnType<typeof tempDir>;
@@ -28,19 +30,35 @@ beforeAll(() => {
     'reader',
     `import { headBranch, headCommit, findRepo } from ${src('git/git-repo.ts')};
 import { readSessionState } from ${src('core/injection/session-state.ts')};
+import { journalCwd } from ${src('files/session-journal.ts')};
+import { readIncognito } from ${src('app/incognito.ts')};
 const [what, path] = process.argv.slice(2);
+const before = process.resourceUsage().maxRSS;
 const out =
   what === 'head' ? headCommit(path) :
   what === 'branch' ? headBranch(path) :
   what === 'origin' ? findRepo(path).origin :
+  what === 'cwd' ? journalCwd(path, 's1') :
+  what === 'incognito' ? readIncognito({ home: path } as never) :
   readSessionState(path).injected.length;
-process.stdout.write(JSON.stringify(out));
+// how far the read raised the process's peak resident memory, in MiB
+const grew = (process.resourceUsage().maxRSS - before) / 1024;
+process.stdout.write(JSON.stringify({ out, grew }));
 `,
   );
 });
 afterAll(() => t.cleanup());
 
 function read(what: string, path: string, env: NodeJS.ProcessEnv = process.env): unknown {
+  return readMeasured(what, path, env).out;
+}
+
+/** What the child read, and how many MiB its peak memory grew while reading it. */
+function readMeasured(
+  what: string,
+  path: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { out: unknown; grew: number } {
   const res = spawnSync(process.execPath, ['--max-old-space-size=16', reader, what, path], {
     encoding: 'utf8',
     timeout: 15_000,
@@ -48,7 +66,7 @@ function read(what: string, path: string, env: NodeJS.ProcessEnv = process.env):
   });
   expect(res.signal, `${what}: killed (out of memory, or blocked until the timeout)`).toBeNull();
   expect(res.status, `${what}: ${res.stderr.slice(-400)}`).toBe(0);
-  return JSON.parse(res.stdout);
+  return JSON.parse(res.stdout) as { out: unknown; grew: number };
 }
 
 /** A git folder by hand: HEAD on main, the given config, refs only where asked. */
@@ -105,6 +123,51 @@ describe('hook-path reads are bounded', () => {
     const fifo = join(t.path, 'session-fifo.json');
     execFileSync('mkfifo', [fifo]);
     expect(read('state', fifo)).toBe(0);
+  });
+});
+
+describe('what every hook reads from the agentctx home is bounded too', () => {
+  const tokens = (i: number) => `{"s":"s1","p":"p1","t":${1 + (i % 90)},"at":"2026-01-01T00:00:00.000Z"}\n`;
+
+  it("finds the session's last working directory in a 40 MB journal, and a FIFO in its place is no change", () => {
+    const big = join(t.path, 'journal-big.jsonl');
+    writeBig(
+      big,
+      (i) => (i === 0 ? '{"s":"s1","cwd":"/old","at":"2026-01-01T00:00:00.000Z"}\n' : tokens(i)),
+      BIG,
+      `{"s":"s1","cwd":"/new","at":"2026-01-02T00:00:00.000Z"}\n{"s":"s2","cwd":"/other","at":"2026-01-02T00:00:00.000Z"}\n${tokens(1)}`,
+    );
+    // held whole, the file alone would add 40 MiB (80 as a buffer and a string)
+    const { out, grew } = readMeasured('cwd', big);
+    expect(out).toBe('/new');
+    expect(grew).toBeLessThan(16);
+    const fifo = join(t.path, 'journal-fifo.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    expect(read('cwd', fifo)).toBeNull();
+  });
+
+  it('reads incognito.json to its first 64 KiB: a 40 MB one is off, a FIFO is off, never waited on', () => {
+    const home = (name: string) => {
+      const dir = join(t.path, name);
+      mkdirSync(dir);
+      return dir;
+    };
+    const small = home('incognito-small');
+    writeFileSync(join(small, 'incognito.json'), '{"since":"2026-01-01T00:00:00.000Z","session":"s1"}\n');
+    expect(read('incognito', small)).toEqual({ since: '2026-01-01T00:00:00.000Z', session: 's1' });
+    const big = home('incognito-big');
+    writeBig(
+      join(big, 'incognito.json'),
+      () => ' '.repeat(64),
+      BIG,
+      '{"since":"2026-01-01T00:00:00.000Z","session":null}',
+    );
+    const { out, grew } = readMeasured('incognito', big);
+    expect(grew).toBeLessThan(16);
+    expect(out).toBeNull();
+    const fifo = home('incognito-fifo');
+    execFileSync('mkfifo', [join(fifo, 'incognito.json')]);
+    expect(read('incognito', fifo)).toBeNull();
   });
 });
 

@@ -3,7 +3,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readRegularFile, readRegularTail, scanRegularLines } from '../../../src/files/regular-file.js';
+import {
+  readRegularFile,
+  readRegularTail,
+  scanRegularLines,
+  scanRegularLinesBackward,
+} from '../../../src/files/regular-file.js';
 import { tempDir } from '../../support/tmp.js';
 
 const tmp = tempDir('agentctx-regular-');
@@ -69,6 +74,42 @@ describe('reading regular files', () => {
     );
   });
 
+  it('a backward scan visits the whole lines of the last maxBytes, newest first, across chunk cuts', () => {
+    const path = join(tmp.path, 'scan-back.txt');
+    // short lines and long ones (some longer than the line bound), in letters of 1 to 4 bytes
+    const unit = fc.constantFrom('a', 'b', ' ', '"', 'é', '→', '😀');
+    const long = fc
+      .tuple(fc.string({ unit, minLength: 1, maxLength: 3 }), fc.integer({ min: 10_000, max: 90_000 }))
+      .map(([u, n]) => u.repeat(Math.ceil(n / u.length)).slice(0, n));
+    const line = fc.oneof(fc.string({ unit, maxLength: 30 }), long);
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 10 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 400_000 }),
+        fc.integer({ min: 0, max: 150_000 }),
+        fc.nat(12),
+        (lines, endsWithNewline, maxBytes, maxLineBytes, stopAt) => {
+          const text = lines.join('\n') + (endsWithNewline ? '\n' : '');
+          writeFileSync(path, text);
+          const bytes = Buffer.from(text);
+          const floor = Math.max(0, bytes.length - maxBytes);
+          // the model: every line a newline ends, that starts inside the bound and fits
+          const expected: string[] = [];
+          for (let start = 0, nl = bytes.indexOf(0x0a); nl >= 0; start = nl + 1, nl = bytes.indexOf(0x0a, start)) {
+            const inside = floor === 0 || start > floor;
+            if (inside && nl - start <= maxLineBytes) expected.unshift(bytes.toString('utf8', start, nl));
+          }
+          const seen: string[] = [];
+          const stopped = scanRegularLinesBackward(path, (l) => seen.push(l) > stopAt, maxBytes, maxLineBytes);
+          expect(seen).toEqual(expected.slice(0, stopAt + 1));
+          expect(stopped).toBe(expected.length > stopAt);
+        },
+      ),
+      { seed: 103, numRuns: 150 },
+    );
+  });
+
   it('refuses what is not a regular file, without blocking on a FIFO', () => {
     const dir = join(tmp.path, 'a-dir');
     mkdirSync(dir, { recursive: true });
@@ -78,6 +119,7 @@ describe('reading regular files', () => {
       expect(() => readRegularTail(p, 100)).toThrow(/not a regular file/);
       expect(() => readRegularFile(p)).toThrow(/not a regular file/);
       expect(() => scanRegularLines(p, () => false, 100)).toThrow(/not a regular file/);
+      expect(() => scanRegularLinesBackward(p, () => false, 100, 100)).toThrow(/not a regular file/);
     }
     expect(() => readRegularTail(join(tmp.path, 'missing'), 100)).toThrow(/ENOENT/);
   });

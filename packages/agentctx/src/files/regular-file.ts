@@ -142,12 +142,14 @@ export function scanRegularLinesBackward(
       const buf = Buffer.concat([readRange(fd, from, at), carry]);
       at = from;
       let end = buf.length;
-      for (let nl = buf.lastIndexOf(0x0a, end - 1); nl >= 0; nl = end > 0 ? buf.lastIndexOf(0x0a, end - 1) : -1) {
+      // each newline ends the line after it; `end` is where that line ends
+      for (let nl = buf.lastIndexOf(0x0a, end - 1); nl >= 0; ) {
         const fits = !skipping && end - nl - 1 <= maxLineBytes;
         if (whole && fits && visit(buf.toString('utf8', nl + 1, end))) return true;
         whole = true;
         skipping = false;
         end = nl;
+        nl = end > 0 ? buf.lastIndexOf(0x0a, end - 1) : -1;
       }
       carry = buf.subarray(0, end);
       if (carry.length > maxLineBytes) {

@@ -96,12 +96,21 @@ describe('reading regular files', () => {
           const floor = Math.max(0, bytes.length - maxBytes);
           // the model: every line a newline ends, that starts inside the bound and fits
           const expected: string[] = [];
-          for (let start = 0, nl = bytes.indexOf(0x0a); nl >= 0; start = nl + 1, nl = bytes.indexOf(0x0a, start)) {
+          for (
+            let start = 0, nl = bytes.indexOf(0x0a);
+            nl >= 0;
+            start = nl + 1, nl = bytes.indexOf(0x0a, start)
+          ) {
             const inside = floor === 0 || start > floor;
             if (inside && nl - start <= maxLineBytes) expected.unshift(bytes.toString('utf8', start, nl));
           }
           const seen: string[] = [];
-          const stopped = scanRegularLinesBackward(path, (l) => seen.push(l) > stopAt, maxBytes, maxLineBytes);
+          const stopped = scanRegularLinesBackward(
+            path,
+            (l) => seen.push(l) > stopAt,
+            maxBytes,
+            maxLineBytes,
+          );
           expect(seen).toEqual(expected.slice(0, stopAt + 1));
           expect(stopped).toBe(expected.length > stopAt);
         },

@@ -110,9 +110,59 @@ export function tryLock(locksDir: string, name: string, staleMs = 10 * 60_000): 
       continue;
     }
     for (const n of after) if (n < top + 1) rmSync(genFile(n), { force: true });
-    return { release: () => release(mine, token) };
+    const legacy = join(locksDir, `${base}.lock`);
+    let claimed: boolean;
+    try {
+      claimed = claimLegacy(legacy, token, staleMs);
+    } catch (err) {
+      release(mine, token);
+      throw err;
+    }
+    if (!claimed) {
+      release(mine, token); // an older version holds it: its turn first
+      return null;
+    }
+    return {
+      release: () => {
+        releaseLegacy(legacy, token);
+        release(mine, token);
+      },
+    };
   }
   return null; // taken over by others meanwhile: someone holds it now
+}
+
+/**
+ * `<name>.lock` is the lock of agentctx versions before generations, and the only one they
+ * know. Across an upgrade an older process can still be running (an MCP server, a detached
+ * consolidate, a hook of a session started before), so the holder of a generation holds that
+ * file too, written as they write it (`pid`, `at`): an older process sees it held and waits, and
+ * one that holds it is waited for. Only the generation's holder touches the file, so among
+ * current versions this adds no race; a stale one (its holder dead, or older than `staleMs`) is
+ * removed and created anew, which is how the older versions take it over themselves. The names
+ * never collide with a generation: no lock name ends in `.<digits>`.
+ */
+function claimLegacy(file: string, token: string, staleMs: number): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (createWhole(file, JSON.stringify({ pid: process.pid, at: Date.now(), token }))) return true;
+    if (heldByLiveProcess(file, staleMs)) return false;
+    try {
+      rmSync(file, { force: true });
+    } catch (err) {
+      throw lockError(file, err);
+    }
+  }
+  return false;
+}
+
+/** Remove the older versions' lock file when it is still the one we wrote. */
+function releaseLegacy(file: string, token: string): void {
+  try {
+    const held = JSON.parse(readRegularFile(file, LOCK_MAX_BYTES)) as { token?: string };
+    if (held.token === token) rmSync(file, { force: true });
+  } catch {
+    // gone already
+  }
 }
 
 function ensureDir(locksDir: string, file: string): void {

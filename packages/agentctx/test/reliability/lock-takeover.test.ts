@@ -26,11 +26,13 @@ beforeAll(() => {
     'waiter',
     `import { appendFileSync } from 'node:fs';
 import { tryLock } from ${JSON.stringify(join(PACKAGE_ROOT, 'src', 'app', 'lock.ts'))};
-const [dir, log, times, holdMs, crash, deadline] = process.argv.slice(2);
+import { olderTryLock } from ${JSON.stringify(join(PACKAGE_ROOT, 'test', 'support', 'older-lock.ts'))};
+const [dir, log, times, holdMs, crash, deadline, older] = process.argv.slice(2);
+const take = older === '1' ? olderTryLock : tryLock;
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 let held = 0;
 while (held < Number(times) && Date.now() < Number(deadline)) {
-  const lock = tryLock(dir, 'job', 60_000);
+  const lock = take(dir, 'job', 60_000);
   if (!lock) {
     pause(Math.random() < 0.5 ? 0 : 1);
     continue;
@@ -108,6 +110,45 @@ describe('lock takeover', () => {
         },
       ),
       { numRuns: 12 },
+    );
+  }, 240_000);
+
+  it('never lets a process of an older version (one <name>.lock) and current ones hold it at once', async () => {
+    // no holder dies here: two older versions taking over a dead holder's lock race each other
+    // (the race generations remove), and a current version cannot make an older one safe
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .array(fc.record({ older: fc.boolean(), times: fc.integer({ min: 1, max: 3 }) }), {
+            minLength: 3,
+            maxLength: 6,
+          })
+          .filter((ws) => ws.some((w) => w.older) && ws.some((w) => !w.older)),
+        fc.integer({ min: 0, max: 3 }),
+        async (waiters, holdMs) => {
+          const dir = join(t.path, `round-${round++}`);
+          mkdirSync(dir);
+          const log = join(dir, 'holders.log');
+          writeFileSync(log, '');
+          const deadline = String(Date.now() + 20_000);
+          const args = (w: { older: boolean; times: number }) => [
+            join(dir, 'locks'),
+            log,
+            String(w.times),
+            String(holdMs),
+            '0',
+            deadline,
+            w.older ? '1' : '0',
+          ];
+          const codes = await Promise.all(waiters.map((w) => run(args(w))));
+          expect(codes.every((c) => c === 0)).toBe(true);
+          const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+          const { overlap, enters } = checkOneAtATime(lines);
+          expect(overlap).toBeNull();
+          expect(enters).toBe(waiters.reduce((n, w) => n + w.times, 0));
+        },
+      ),
+      { numRuns: 8 },
     );
   }, 240_000);
 });

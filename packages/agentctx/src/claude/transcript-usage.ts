@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readRegularTail } from '../storage/regular-file.js';
 import { jsonObjectLines } from './transcript.js';
-import { blockText, EDIT_TOOLS, isObject, type Json } from './transcript-json.js';
+import { blockText, EDIT_TOOLS, isObject } from './transcript-json.js';
 
 /**
  * A transcript read for usage evidence (core/usage): what the developer typed, what the

@@ -7,13 +7,8 @@ import {
   installIntoCodex,
   uninstallFromCodex,
 } from '../codex/install.js';
-import { AgentctxError } from '../shared/errors.js';
 
 type Env = Record<string, string | undefined>;
-
-/** The agents `init --agent` takes; `all` is every one found on the machine. */
-const INIT_AGENTS = ['claude-code', 'codex', 'all'] as const;
-type InitAgent = (typeof INIT_AGENTS)[number];
 
 /** Is Codex on this machine: its home folder, or the `codex` command on PATH? */
 export function codexFound(env: Env): boolean {

@@ -1,6 +1,7 @@
+import { findOnPath } from '../shared/find-on-path.js';
 import { createAnthropicClient } from './anthropic.js';
 import { createClaudeCliClient } from './claude-cli.js';
-import { claudeSignIn, findOnPath } from './claude-detect.js';
+import { claudeSignIn } from './claude-detect.js';
 import type { LlmClient } from './client.js';
 
 interface LlmSettings {

@@ -3,15 +3,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, launch } from '../../../agentctx-ui/test/support/browser.js';
-import { isAgentTurn, toolNames } from '../support/agent-requests.js';
+import { isAgentTurn } from '../support/agent-requests.js';
 import { CLAUDE_BIN, runClaude, waitFor } from '../support/claude.js';
 import { PACKAGE_ROOT } from '../support/cli.js';
-import {
-  type FakeApi,
-  type FakeReply,
-  type RecordedRequest,
-  startFakeApi,
-} from '../support/fake-messages-api.js';
+import { type FakeApi, startFakeApi } from '../support/fake-messages-api.js';
 import { gitIn } from '../support/git.js';
 import { tempDir } from '../support/tmp.js';
 import {
@@ -19,10 +14,19 @@ import {
   filesUnder,
   type Installed,
   packAndInstall,
+  readmeRemoval,
   sh,
   untilQuiet,
   userEnv,
 } from '../support/walk.js';
+import {
+  DECISION,
+  DECISION_MARK,
+  HANDOVER_MARK,
+  isExtraction,
+  S1_MARK,
+  walkModel,
+} from '../support/walk-model.js';
 
 /**
  * Issue 31's walk-through, as a new user takes it, in one ordered run with real parts only:
@@ -37,10 +41,6 @@ import {
  */
 
 const REPO_ROOT = join(PACKAGE_ROOT, '..', '..');
-const DECISION = 'Invoices are stored as PDF files in object storage';
-const DECISION_MARK = 'WALK-DECISION-5e21';
-const HANDOVER_MARK = 'WALK-HANDOVER-a7c3';
-const S1_MARK = 'WALK-SESSION-ONE';
 const B_MARK = 'WALK-PLUGIN-SESSION';
 /** One `claude -p` run, and each wait on the hooks' detached work. */
 const RUN_MS = 120_000;
@@ -53,53 +53,6 @@ interface User {
   tmp: string;
   repo: string;
   env: NodeJS.ProcessEnv;
-}
-
-/** agentctx's extraction request: it offers the record_context tool. */
-const isExtraction = (req: RecordedRequest) => toolNames(req).includes('record_context');
-const text = (t: string): FakeReply => ({ content: [{ type: 'text', text: t }] });
-
-let cannedSent = false;
-/**
- * The model: the extraction of session 1's transcript yields a decision and a handover, once
- * (a later transcript quoting session 1 finds nothing new); everything else gets a short answer.
- */
-function model(req: RecordedRequest): FakeReply {
-  if (!isExtraction(req)) return text('Noted.');
-  const first = !cannedSent && req.raw.includes(S1_MARK);
-  if (first) cannedSent = true;
-  return {
-    content: [
-      {
-        type: 'tool_use',
-        name: 'record_context',
-        input: {
-          decisions: first
-            ? [
-                {
-                  what: `${DECISION}, never in the database (${DECISION_MARK}).`,
-                  rationale: 'They are large and never queried.',
-                  supersedes: null,
-                  confidence: 'explicit',
-                },
-              ]
-            : [],
-          preferences: [],
-          conventions: [],
-          active_work: first
-            ? {
-                current_task: `Move the invoice PDFs out of the database (${HANDOVER_MARK})`,
-                blockers: [],
-                next_steps: ['Write the migration that copies the blobs out'],
-                open_questions: [],
-              }
-            : null,
-          gotchas: [],
-          flush_ok: !first,
-        },
-      },
-    ],
-  };
 }
 
 describe.skipIf(!CLAUDE_BIN)('a new user walks through agentctx, from the tarball to uninstall', () => {
@@ -133,7 +86,7 @@ describe.skipIf(!CLAUDE_BIN)('a new user walks through agentctx, from the tarbal
 
   beforeAll(async () => {
     root = tempDir('agentctx-walk-');
-    api = await startFakeApi(model);
+    api = await startFakeApi(walkModel);
     inst = packAndInstall(root.path);
     console.log(`[walk] npm pack both: ${inst.ms.pack} ms; npm install -g offline: ${inst.ms.install} ms`);
     origin = join(root.path, 'origin.git');
@@ -478,30 +431,30 @@ describe.skipIf(!CLAUDE_BIN)('a new user walks through agentctx, from the tarbal
     await ok('a', 'agentctx uninstall --purge --yes', { timeoutMs: 60_000 });
     expect(leftIn(a)).toEqual([]);
 
-    // the plugin route, in the README's order
-    await ok('b', 'agentctx uninstall --purge --yes', { timeoutMs: 60_000 });
-    await ok('b', 'claude plugin uninstall agentctx@agentctx');
-    await ok('b', 'claude plugin marketplace remove agentctx');
+    // B, on the plugin route, removes agentctx by the README, line by line as printed
+    const removal = readmeRemoval(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8'));
+    expect(removal[0]).toBe('agentctx uninstall --purge --yes');
+    const npmLine = removal.at(-1)!;
+    expect(npmLine).toMatch(/^npm uninstall -g .*@agentctxhq\/agentctx$/);
+    for (const line of removal.slice(0, -1)) {
+      if (line.startsWith('rm ')) {
+        // what Claude Code kept: its cache of the plugin, marked for its own clean-up
+        const cached = leftIn(b);
+        expect(cached.length).toBeGreaterThan(0);
+        expect(
+          cached.every((f) => f.startsWith('.claude/plugins/cache/agentctx/')),
+          cached.join('\n'),
+        ).toBe(true);
+        expect(cached.some((f) => f.endsWith('/.orphaned_at'))).toBe(true);
+      }
+      await ok('b', line, { timeoutMs: 60_000 });
+    }
     expect(readFileSync(join(b.home, '.claude', 'settings.json'), 'utf8')).not.toMatch(/agentctx/);
-    // what Claude Code keeps: its cache of the plugin, marked for its own clean-up
-    const cached = leftIn(b);
-    expect(cached.length).toBeGreaterThan(0);
-    expect(
-      cached.every((f) => f.startsWith('.claude/plugins/cache/agentctx/')),
-      cached.join('\n'),
-    ).toBe(true);
-    expect(cached.some((f) => f.endsWith('/.orphaned_at'))).toBe(true);
-    await ok('b', 'rm -rf ~/.claude/plugins/cache/agentctx');
     expect(leftIn(b)).toEqual([]);
-    // the CLI itself, last
-    const npm = await ok(
-      'a',
-      `npm uninstall -g --prefix ${JSON.stringify(inst.prefix)} @agentctxhq/agentctx-ui @agentctxhq/agentctx`,
-      {
-        timeoutMs: 120_000,
-      },
-    );
-    expect(npm.code).toBe(0);
+    // the CLI and the dashboard, last
+    await ok('b', npmLine, { timeoutMs: 120_000 });
     expect(existsSync(inst.bin)).toBe(false);
+    expect(filesUnder(join(inst.prefix, 'lib', 'node_modules')).filter(ours)).toEqual([]);
+    expect((await run('b', 'command -v agentctx')).code).not.toBe(0);
   }, 300_000);
 });

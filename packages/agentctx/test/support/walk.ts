@@ -87,6 +87,8 @@ export function userEnv(home: string, tmp: string, prefix: string, apiUrl: strin
   const env = isolatedEnv(home, {
     PATH: path,
     TMPDIR: tmp,
+    // where this user's `npm install -g` and `npm uninstall -g` go
+    npm_config_prefix: prefix,
     ANTHROPIC_BASE_URL: apiUrl,
     ANTHROPIC_API_KEY: 'sk-test',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
@@ -134,6 +136,19 @@ export function filesUnder(dir: string): string[] {
   };
   walk(dir);
   return out;
+}
+
+/**
+ * The README's "Removing agentctx" commands, one per line, comments cut: the walk runs them as
+ * printed, in that order.
+ */
+export function readmeRemoval(readme: string): string[] {
+  const at = readme.indexOf('**Removing agentctx**');
+  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(at))?.[1] ?? '';
+  return block
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean);
 }
 
 /** A file's bytes, or null when it does not exist. */

@@ -410,7 +410,8 @@ describe.skipIf(!CLAUDE_BIN)('a new user walks through agentctx, from the tarbal
     const a = users.a;
     const b = users.b;
     // the hooks' detached work (extraction, consolidation) ends first, as a user's would
-    for (const who of ['a', 'b'] as const) await untilQuiet(users[who].home, DETACHED_MS);
+    for (const who of ['a', 'b'] as const)
+      expect(await untilQuiet(users[who].home, DETACHED_MS), `${who}'s background work`).toBe(true);
     // a file or folder of agentctx's own (~/.agentctx, $TMPDIR/agentctx-<session>.json, …);
     // Claude Code's own records of the sessions (its transcripts, its log of each MCP server
     // it ran) are Claude Code's, named after the project folder or the server

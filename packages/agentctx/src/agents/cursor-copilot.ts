@@ -22,7 +22,8 @@ type Env = Record<string, string | undefined>;
  * [{"type": "command", "bash", "timeoutSec"}]}}`, loaded without folder trust, `copilot -p`
  * included. sessionStart and userPromptSubmitted inject; postToolUse and postToolUseFailure
  * capture; agentStop names the session's events.jsonl, from which Stop extracts; sessionEnd.
- * subagentStart is left out: its payload names the agent, not its task.
+ * subagentStart is left out: its payload names the agent, not its task, and a subagent's own
+ * userPromptSubmitted already carries the task (measured), which the prompt hook answers.
  */
 
 const home = (env: Env) => env.HOME || homedir();

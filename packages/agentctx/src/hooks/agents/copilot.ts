@@ -55,6 +55,10 @@ function toolCall(p: Obj): Obj {
  * agentStop `transcriptPath` (the session's events.jsonl), `stopReason`, `stop_hook_active`;
  * sessionEnd `reason`. It reads `{"additionalContext"}` from sessionStart (a user message of
  * its own before the prompt) and userPromptSubmitted (a `<system_reminder>` after the prompt).
+ * A subagent (the `task` tool) runs the same hooks with `sessionId` set to its own id and
+ * `agentId`, `agentType`, `parentAgentId` added: its task arrives as a userPromptSubmitted
+ * `prompt`, so it gets the prompt injection with a dedup set of its own, as Claude Code's
+ * subagents get SubagentStart's; it never gets the sessionStart digest.
  */
 function claudeShaped(name: string, p: Obj): Obj {
   const out: Obj = {
@@ -65,8 +69,13 @@ function claudeShaped(name: string, p: Obj): Obj {
   if (name === 'session-start') return { ...out, source: p.source === 'resume' ? 'resume' : 'startup' };
   if (name === 'user-prompt-submit') return { ...out, prompt: p.prompt };
   if (name === 'session-end') return { ...out, reason: p.reason };
-  if (name === 'stop')
-    return { ...out, stop_hook_active: p.stop_hook_active === true || p.stopHookActive === true };
+  if (name === 'stop') {
+    const active = p.stop_hook_active === true || p.stopHookActive === true;
+    // a subagent's agentStop names the parent's events.jsonl under the subagent's own id: the
+    // parent's agentStop extracts that file, so this one must not (a second, partial handover)
+    const subagent = typeof p.agentId === 'string' && p.agentId !== '';
+    return { ...out, stop_hook_active: active, ...(subagent ? { transcript_path: '' } : {}) };
+  }
   if (name !== 'post-tool-use') return out;
   return { ...out, ...toolCall(p) };
 }

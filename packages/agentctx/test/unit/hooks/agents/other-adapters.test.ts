@@ -155,6 +155,22 @@ describe('payloads into the one typed event', () => {
       transcriptPath: '/h/.copilot/session-state/9c9988dc-ff3c/events.jsonl',
       stopHookActive: false,
     });
+    // a subagent's agentStop names the parent's transcript under the subagent's id: no extraction
+    expect(
+      copilotAdapter.toEvent(
+        'stop',
+        {
+          ...base,
+          sessionId: '659b61af',
+          transcriptPath: '/h/.copilot/session-state/9c9988dc-ff3c/events.jsonl',
+          agentId: '659b61af',
+          agentType: 'explore',
+          parentAgentId: '9c9988dc-ff3c',
+        },
+        {},
+        '/p',
+      ),
+    ).toMatchObject({ kind: 'stop', sessionId: '659b61af', transcriptPath: '' });
     // a non-zero exit is a "success" whose text ends with the exit code: the text is the output
     const text = "Error: Cannot find module '/r/x.js'\n<shellId: 0 completed with exit code 1>";
     const ev = copilotAdapter.toEvent(

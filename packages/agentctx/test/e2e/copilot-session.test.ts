@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePaths } from '../../src/app/paths.js';
@@ -21,20 +21,31 @@ import { fakeRepo, tempDir } from '../support/tmp.js';
  * sign-in. `agentctx init --agent copilot`, then one `copilot -p` session. The digest must
  * reach the model (sessionStart), a prompt's matching record the prompt (userPromptSubmitted),
  * `ctx_search` must answer through Copilot's MCP client, a failing command must be captured
- * (postToolUse), and agentStop must leave a handover extracted from Copilot's events.jsonl.
+ * (postToolUse), a subagent's task must get the matching records through its own
+ * userPromptSubmitted, and the parent's agentStop (not the subagent's) must leave the handover,
+ * extracted from Copilot's events.jsonl.
  */
 
 const DECISION = 'Payments go through the ledger service';
 // recorded after the digest was written: only the prompt's search can bring it
 const CONVENTION = 'Settlement scripts live in scripts/settle and run with node';
-const PROMPT = 'How do payment writes reach the ledger service? Check the settlement script too.';
+// Copilot runs the sessionStart and userPromptSubmitted hooks at the same time (measured), so
+// in `-p` the prompt's hook may not yet know what the digest showed: the prompt asks about what
+// only the prompt's search can bring (dedup by session id: test/process/hooks/other-agents)
+const PROMPT = 'Where do the settlement scripts live, and how are they run?';
 const ANSWER =
   'Payments keep going through the ledger service; the settlement script is missing and must be restored.';
 /** The user's own MCP file before init: it must come back byte for byte. */
 const USER_MCP =
   '{\n  "mcpServers": {\n    "notes": { "type": "local", "command": "notes-mcp", "args": [] }\n  }\n}\n';
 
-const turns = (api: FakeChatApi) => api.requests.filter((r) => toolNames(r).length > 0);
+const TASK = 'Find which settlement script the payments flow should run';
+const SUBAGENT_ANSWER = 'No settlement script exists yet; scripts/settle is empty.';
+
+/** The parent's requests (it alone is offered `task`) and the explore subagent's. */
+const turns = (api: FakeChatApi) => api.requests.filter((r) => toolNames(r).includes('task'));
+const subagentTurns = (api: FakeChatApi) =>
+  api.requests.filter((r) => toolNames(r).length > 0 && !toolNames(r).includes('task'));
 const toolMessages = (r: RecordedChatRequest) =>
   (Array.isArray(r.body.messages) ? (r.body.messages as { role?: string }[]) : []).filter(
     (m) => m.role === 'tool',
@@ -51,6 +62,7 @@ describe('agentctx inside a real copilot -p session', () => {
     copilotClient(); // installs the client on the first run (outside the session's timeout)
     api = await startFakeChatApi((req) => {
       if (toolNames(req).length === 0) return { type: 'text', text: 'ok' };
+      if (!toolNames(req).includes('task')) return { type: 'text', text: SUBAGENT_ANSWER };
       const done = toolMessages(req);
       if (done === 0)
         return {
@@ -61,6 +73,21 @@ describe('agentctx inside a real copilot -p session', () => {
         return {
           type: 'tool_calls',
           calls: [{ name: 'bash', arguments: { command: 'node settle-missing.js', description: 'settle' } }],
+        };
+      if (done === 2)
+        return {
+          type: 'tool_calls',
+          calls: [
+            {
+              name: 'task',
+              arguments: {
+                agent_type: 'explore',
+                description: 'find the script',
+                prompt: TASK,
+                name: 'finder',
+              },
+            },
+          ],
         };
       // the answer cites the record ctx_search returned, by id (usage evidence: "its id written")
       const id = /\\?"id\\?":\\?"([0-9A-Z]{26})/.exec(JSON.stringify(req.body.messages))?.[1] ?? '';
@@ -136,8 +163,6 @@ describe('agentctx inside a real copilot -p session', () => {
     const prompt = users.find((u) => u.includes(PROMPT))!;
     const hookPart = /<system_reminder>([\s\S]*?)<\/system_reminder>/.exec(prompt);
     expect(hookPart?.[1], prompt.slice(-2000)).toContain(CONVENTION);
-    // the session id reaches the hooks: the digest's record is not injected a second time
-    expect(hookPart?.[1]).not.toContain(DECISION);
   });
 
   it('ctx_search answers through Copilot’s MCP client', () => {
@@ -147,6 +172,19 @@ describe('agentctx inside a real copilot -p session', () => {
     expect(messageTexts(second, 'tool').join('\n')).toContain(DECISION);
   });
 
+  it('the subagent’s task gets the matching record through its own prompt hook, not the digest', () => {
+    const sub = subagentTurns(api)[0]!;
+    expect(sub, 'no subagent request').toBeDefined();
+    const users = messageTexts(sub, 'user');
+    expect(
+      users.some((u) => u.includes('from agentctx')),
+      'a subagent never gets the digest',
+    ).toBe(false);
+    const task = users.find((u) => u.includes(TASK))!;
+    // its own dedup set: the parent was shown the convention, the subagent was not
+    expect(/<system_reminder>([\s\S]*?)<\/system_reminder>/.exec(task)?.[1], task).toContain(CONVENTION);
+  });
+
   it('the failing command is captured and agentStop leaves a handover read from events.jsonl', async () => {
     const db = resolvePaths(env as Record<string, string>).db;
     const rows = await waitFor(
@@ -154,12 +192,9 @@ describe('agentctx inside a real copilot -p session', () => {
         if (!existsSync(db)) return false;
         const d = openDb(db);
         try {
-          const r = d.prepare('SELECT type, title, body, agent FROM records ORDER BY recorded_at').all() as {
-            type: string;
-            title: string;
-            body: string;
-            agent: string;
-          }[];
+          const r = d
+            .prepare('SELECT type, title, body, agent, session_id FROM records ORDER BY recorded_at')
+            .all() as { type: string; title: string; body: string; agent: string; session_id: string }[];
           return r.some((x) => x.type === 'handover') ? r : false;
         } finally {
           d.close();
@@ -172,20 +207,34 @@ describe('agentctx inside a real copilot -p session', () => {
     expect(bugfix?.agent).toBe('copilot');
     const handover = rows.find((r) => r.type === 'handover')!;
     expect(handover.agent).toBe('copilot');
+    // the parent's session (the folder of its events.jsonl), not the subagent's: a subagent's
+    // agentStop names the parent's file under its own id and must not extract it
+    const sessions = readdirSync(join(home.path, '.copilot', 'session-state')).filter(
+      (f) => !f.startsWith('.'),
+    );
+    expect(sessions).toHaveLength(1);
+    expect(handover.session_id).toBe(sessions[0]);
+    expect(rows.filter((r) => r.type === 'handover')).toHaveLength(1);
     expect(`${handover.title}\n${handover.body}`).toMatch(/ledger service|settle/);
-    // usage evidence read from events.jsonl: the decision ctx_search returned and the answer
-    // cited by id is judged used
-    const d = openDb(db);
-    try {
-      const verdicts = d
-        .prepare(
-          'SELECT r.title AS title, s.verdict AS verdict FROM session_shown s JOIN records r ON r.id = s.record_id',
-        )
-        .all() as { title: string; verdict: string | null }[];
-      expect(verdicts.find((v) => v.title === DECISION)?.verdict, JSON.stringify(verdicts)).toBe('used');
-    } finally {
-      d.close();
-    }
+    // usage evidence read from events.jsonl (judged after the extraction's writes): the decision
+    // ctx_search returned and the answer cited by id is judged used
+    const verdicts = await waitFor(
+      () => {
+        const d = openDb(db);
+        try {
+          const v = d
+            .prepare(
+              'SELECT r.title AS title, s.verdict AS verdict FROM session_shown s JOIN records r ON r.id = s.record_id',
+            )
+            .all() as { title: string; verdict: string | null }[];
+          return v.find((x) => x.title === DECISION)?.verdict ? v : false;
+        } finally {
+          d.close();
+        }
+      },
+      { timeoutMs: 30_000, what: 'the usage verdicts' },
+    );
+    expect(verdicts.find((v) => v.title === DECISION)?.verdict, JSON.stringify(verdicts)).toBe('used');
   }, 90_000);
 
   it('uninstall removes its hook file and gives the MCP file back byte for byte', () => {

@@ -29,8 +29,8 @@ import { fakeRepo, tempDir } from '../support/tmp.js';
 const DECISION = 'Payments go through the ledger service';
 // recorded after the digest was written: only the prompt's search can bring it
 const CONVENTION = 'Settlement scripts live in scripts/settle and run with node';
-// Copilot runs the sessionStart and userPromptSubmitted hooks at the same time (measured), so
-// in `-p` the prompt's hook may not yet know what the digest showed: the prompt asks about what
+// Copilot runs sessionStart and the first prompt's userPromptSubmitted at the same time
+// (measured), so that hook may not yet know what the digest showed: the prompt asks about what
 // only the prompt's search can bring (dedup by session id: test/process/hooks/other-agents)
 const PROMPT = 'Where do the settlement scripts live, and how are they run?';
 const ANSWER =

@@ -1,7 +1,7 @@
 // Hook latency per agent adapter: `agentctx hook session-start` and `user-prompt-submit` with
 // `--agent <name>` for each agent, as whole child processes, against `node -e 0` in the same
 // run, interleaved, on a store of 1,000 records. Each agent gets its own payload shape (Cursor's
-// and Copilot CLI's as documented). Prints medians. Run `npm run build` first.
+// as documented, the others' as measured). Prints medians. Run `npm run build` first.
 // Usage: node scripts/bench-agent-hooks.mjs [--rounds N] [--size N]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -36,9 +36,9 @@ const AGENTS = {
     { session_id: `${sid}-p`, cwd, prompt: SHORT },
   ],
   cursor: (sid, cwd) => [{ conversation_id: sid, session_id: sid, workspace_roots: [cwd] }, null],
-  copilot: (_sid, cwd) => [
-    { timestamp: 0, cwd, source: 'new' },
-    { timestamp: 0, cwd, prompt: SHORT },
+  copilot: (sid, cwd) => [
+    { sessionId: sid, timestamp: 0, cwd, source: 'new' },
+    { sessionId: `${sid}-p`, timestamp: 0, cwd, prompt: SHORT },
   ],
 };
 

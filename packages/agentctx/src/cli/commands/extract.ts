@@ -1,5 +1,6 @@
 import { closeSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { copilotEventsReader } from '../../agents/copilot-events.js';
 import { geminiChatReader } from '../../agents/gemini-chat.js';
 import { opencodeMessagesReader } from '../../agents/opencode-messages.js';
 import { qwenChatReader } from '../../agents/qwen-chat.js';
@@ -30,6 +31,7 @@ const READERS: Partial<Record<HookAgent, TranscriptReader>> = {
   qwen: qwenChatReader,
   gemini: geminiChatReader,
   opencode: opencodeMessagesReader,
+  copilot: copilotEventsReader,
 };
 
 /** Hard lifetime of one extraction (manual runs too); the Stop hook adds its own deadline. */
@@ -83,9 +85,9 @@ function recordRun(a: App, s: SessionExtractSummary, decision: BackendDecision |
 export const command: Command = {
   name: 'extract',
   summary:
-    "Turn a session's transcript (Claude Code's, Codex's rollout, Qwen Code's or Gemini CLI's chat file) into records (run by the Stop and PreCompact hooks).",
+    "Turn a session's transcript (Claude Code's, Codex's rollout, Qwen Code's or Gemini CLI's chat file, Copilot CLI's events.jsonl) into records (run by the Stop and PreCompact hooks).",
   usage:
-    'agentctx extract --session-id ID --transcript PATH [--agent claude-code|codex|qwen|gemini|opencode] [--precompact] [--cwd DIR] [--json]',
+    'agentctx extract --session-id ID --transcript PATH [--agent claude-code|codex|qwen|gemini|opencode|copilot] [--precompact] [--cwd DIR] [--json]',
   group: 'maintenance',
   line: "turn a session's transcript into records (run by the Stop hook)",
   options: {
@@ -105,7 +107,7 @@ export const command: Command = {
       throw new AgentctxError('usage', `--agent must be one of ${HOOK_AGENTS.join(', ')}; got ${agentArg}`);
     const agent: HookAgent = agentArg;
     const reader = READERS[agent];
-    // Cursor's and Copilot CLI's transcripts are not documented: their hooks never ask for this
+    // Cursor's transcripts are not documented: its hooks never ask for this
     if (!reader) throw new AgentctxError('usage', `agentctx cannot read ${agent}'s transcripts`);
     const transcriptPath = resolve(transcriptArg);
     if (!existsSync(transcriptPath)) {

@@ -141,6 +141,31 @@ function meets(a: Box, b: Box, gap: number): boolean {
   return a.x < b.x + b.w + gap && b.x < a.x + a.w + gap && a.y < b.y + b.h + gap && b.y < a.y + a.h + gap;
 }
 
+/** Whether the segment from (x1,y1) to (x2,y2) passes through the box (clipped against each side). */
+function crosses([x1, y1, x2, y2]: readonly [number, number, number, number], b: Box): boolean {
+  let t0 = 0;
+  let t1 = 1;
+  const dx = x2 - x1;
+  const dy = y2 - y1;
+  const sides: [number, number][] = [
+    [-dx, x1 - b.x],
+    [dx, b.x + b.w - x1],
+    [-dy, y1 - b.y],
+    [dy, b.y + b.h - y1],
+  ];
+  for (const [p, q] of sides) {
+    if (p === 0) {
+      if (q < 0) return false;
+      continue;
+    }
+    const t = q / p;
+    if (p < 0) t0 = Math.max(t0, t);
+    else t1 = Math.min(t1, t);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
 function clamp(v: number, lo: number, hi: number): number {
   return Math.max(lo, Math.min(hi, v));
 }
@@ -178,7 +203,7 @@ export function layoutGraph(nodes: LayoutNode[], links: LayoutLink[], opts: Layo
   }
   const rank = (n: LayoutNode) => (n.kind === 'file' ? 2 : n.superseded ? 1 : 0);
   const order = nodes
-    .map((n, i) => i)
+    .map((_, i) => i)
     .sort((a, b) => {
       const na = nodes[a]!;
       const nb = nodes[b]!;
@@ -186,6 +211,12 @@ export function layoutGraph(nodes: LayoutNode[], links: LayoutLink[], opts: Layo
     });
   const nodeBoxes = placed.map((p) => ({ x: p.x - p.r, y: p.y - p.r, w: 2 * p.r, h: 2 * p.r }));
   const taken: Box[] = [];
+  const at = new Map(placed.map((p) => [p.id, p]));
+  const segments = links.flatMap((l) => {
+    const a = at.get(l.source);
+    const b = at.get(l.target);
+    return a && b ? [[a.x, a.y, b.x, b.y] as const] : [];
+  });
   const maxW = Math.min(opts.maxLabelWidth ?? 220, W - 2 * margin);
   if (maxW <= 0 || lh > H - 2 * margin) return placed;
   for (const i of order) {
@@ -199,6 +230,8 @@ export function layoutGraph(nodes: LayoutNode[], links: LayoutLink[], opts: Layo
       [p.x + p.r + GAP, p.y - lh / 2], // right
       [p.x - p.r - GAP - w, p.y - lh / 2], // left
     ];
+    // of the places clear of labels and nodes, the one fewest edges run through
+    let best: { box: Box; crossed: number } | null = null;
     for (const [cx, cy] of candidates) {
       const box = {
         x: clamp(cx, margin, W - margin - w),
@@ -207,10 +240,15 @@ export function layoutGraph(nodes: LayoutNode[], links: LayoutLink[], opts: Layo
         h: lh,
       };
       if (taken.some((t) => meets(t, box, GAP))) continue;
-      if (nodeBoxes.some((nb, j) => j !== i && meets(nb, box, 1))) continue;
-      taken.push(box);
-      p.label = { text, box };
-      break;
+      // its own node too: a box pushed back inside the edges may land on it
+      if (nodeBoxes.some((nb) => meets(nb, box, 1))) continue;
+      const crossed = segments.filter((sg) => crosses(sg, box)).length;
+      if (!best || crossed < best.crossed) best = { box, crossed };
+      if (crossed === 0) break;
+    }
+    if (best) {
+      taken.push(best.box);
+      p.label = { text, box: best.box };
     }
   }
   return placed;

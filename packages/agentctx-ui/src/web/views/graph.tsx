@@ -1,6 +1,6 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useMemo, useRef } from 'preact/hooks';
 import { getJson } from '../api.js';
-import { Empty, ErrorNote, useLoad } from '../components.js';
+import { Empty, ErrorNote, useLoad, useSize } from '../components.js';
 import { TYPE_COLOURS } from '../format.js';
 import { layoutGraph, type PlacedNode } from '../graph-layout.js';
 import { href, navigate, type Route } from '../router.js';
@@ -18,21 +18,6 @@ function labelMetrics(el: Element): { measure: (t: string) => number; height: nu
   const ascent = Math.ceil(m.fontBoundingBoxAscent || LABEL_PX);
   const descent = Math.ceil(m.fontBoundingBoxDescent || LABEL_PX * 0.3);
   return { measure: (t) => ctx.measureText(t).width, height: ascent + descent, ascent };
-}
-
-/** The box's size in CSS pixels, followed as the window or the layout changes it. */
-function useSize(ref: { current: HTMLElement | null }): { w: number; h: number } {
-  const [size, setSize] = useState({ w: 0, h: 0 });
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const read = () => setSize({ w: Math.floor(el.clientWidth), h: Math.floor(el.clientHeight) });
-    read();
-    const ro = new ResizeObserver(read);
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, [ref.current]);
-  return size;
 }
 
 /** A line from a to b that stops at b's circle (so an arrowhead shows). */

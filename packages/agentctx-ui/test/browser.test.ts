@@ -113,6 +113,13 @@ describe.skipIf(skipBrowser)('the dashboard in headless Chromium', () => {
     expect(spans.length).toBe(2);
     expect(spans[0]).toMatch(/^valid .+ → .+/);
     expect(spans[1]).toMatch(/→ now/);
+    // where each version came from, in words: never the store's raw source values
+    const raw = /\b(cli|llm_extraction|hook_observation|mcp_tool|import)\b/;
+    for (const s of spans) expect(s).not.toMatch(raw);
+    expect(await b.page.locator('article.record dl.facts').innerText()).not.toMatch(raw);
+    expect(await b.page.locator('article.record dl.facts').innerText()).toContain(
+      'by hand (CLI or dashboard)',
+    );
     await b.page.goto(`${dash.url}#/records/${seed.ids.tabs}`);
     await b.page.getByTestId('chain').waitFor();
     await expect.poll(() => b.page.locator('.record-list li').count()).toBe(6);

@@ -98,6 +98,14 @@ describe('wording', () => {
     expect(shown.stdout).not.toMatch(/^[a-z]+_[a-z_]+:/m);
     expect(shown.stdout).toMatch(/^valid from: +\d{4}-/m);
     expect(shown.stdout.endsWith('\n')).toBe(true);
+    // a record written with agentctx record came from no agent's session: the header says so,
+    // the values are words too (no source enum, no project hash), and counts agree with nouns
+    expect(shown.stdout.split('\n')[1]).toMatch(/ · written by hand$/);
+    expect(shown.stdout).not.toMatch(/written in /);
+    expect(shown.stdout).toMatch(/^written by: +a person \(the CLI or the dashboard\)$/m);
+    expect(shown.stdout).toMatch(/^project: +shop$/m);
+    expect(shown.stdout).not.toMatch(/\(s\)/);
+    expect(shown.stdout).toMatch(/^usage: shown in 0 sessions, /m);
     const json = runJson<{ record: Record<string, unknown> }>(['show', id], { cwd: repo, env }).json.record;
     expect(Object.keys(json)).toContain('reinforce_count');
   });

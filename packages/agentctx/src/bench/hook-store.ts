@@ -40,7 +40,7 @@ const CODEY = [
 ];
 
 /** The records of a store of `n`: 80% of `projectId`, 10% another project's, 10% global. */
-function* hookRecords(projectId: string, n: number, firstIds: string[]): Generator<SeedRecord> {
+export function* hookRecords(projectId: string, n: number, firstIds: string[]): Generator<SeedRecord> {
   const rand = mulberry32(42);
   // ids draw from their own stream, so the text does not depend on them
   const idRand = mulberry32(4242);

@@ -27,9 +27,10 @@ export interface SeedRecord {
 }
 
 /**
- * Insert `rows` in one transaction. A project keeps one current handover (a unique index), so
- * the current handovers go in last, after the retired ones they replaced; successors are linked
- * once every row exists. Returns the number of rows written.
+ * Insert `rows` in one transaction. A project keeps one current handover, and one current profile
+ * fact per key (unique indexes; a row goes in current and is then retired), so the current keyed
+ * rows go in last, after the retired ones they replaced; successors are linked once every row
+ * exists. Returns the number of rows written.
  */
 export function seedRecords(db: Db, rows: Iterable<SeedRecord>): number {
   let n = 0;
@@ -58,7 +59,7 @@ export function seedRecords(db: Db, rows: Iterable<SeedRecord>): number {
       n++;
     };
     for (const r of rows) {
-      if (r.type === 'handover' && !r.superseded_at) current.push(r);
+      if ((r.type === 'handover' || r.type === 'profile') && !r.superseded_at) current.push(r);
       else write(r);
     }
     for (const r of current) write(r);

@@ -7,37 +7,37 @@ interface Described {
   /** The placeholder shown in the usage (`N`, `DIR`…). */
   value?: string;
 }
-export interface IntOption extends Described {
+interface IntOption extends Described {
   kind: 'int';
   default: number;
   /** The smallest value taken (1 when unset). */
   min?: number;
 }
-export interface IntsOption extends Described {
+interface IntsOption extends Described {
   kind: 'ints';
   default: readonly number[];
   min?: number;
 }
-export interface StringOption extends Described {
+interface StringOption extends Described {
   kind: 'string';
   default: string;
   required?: boolean;
 }
-export interface ChoiceOption<C extends string = string> extends Described {
+interface ChoiceOption<C extends string = string> extends Described {
   kind: 'choice';
   choices: readonly C[];
   default: C;
 }
-export interface ChoicesOption<C extends string = string> extends Described {
+interface ChoicesOption<C extends string = string> extends Described {
   kind: 'choices';
   choices: readonly C[];
   default: readonly C[];
 }
-export interface FlagOption extends Described {
+interface FlagOption extends Described {
   kind: 'flag';
 }
 type Option = IntOption | IntsOption | StringOption | ChoiceOption | ChoicesOption | FlagOption;
-export type Spec = Record<string, Option>;
+type Spec = Record<string, Option>;
 
 type ValueOf<O> = O extends { kind: 'int' }
   ? number
@@ -50,9 +50,9 @@ type ValueOf<O> = O extends { kind: 'int' }
         : O extends { kind: 'choices'; choices: readonly (infer C)[] }
           ? C[]
           : string;
-export type Values<S extends Spec> = { [K in keyof S]: ValueOf<S[K]> };
+type Values<S extends Spec> = { [K in keyof S]: ValueOf<S[K]> };
 
-export interface Command<S extends Spec> {
+interface Command<S extends Spec> {
   /** Its npm script (`bench:hooks`): the usage reads `npm run bench:hooks -- [options]`. */
   name: string;
   summary: string;
@@ -64,7 +64,7 @@ export interface Command<S extends Spec> {
 /** A command with its option types inferred (choices as their literal types). */
 export const defineCommand = <const S extends Spec>(cmd: Command<S>): Command<S> => cmd;
 
-export type Outcome<S extends Spec> =
+type Outcome<S extends Spec> =
   | { kind: 'ok'; values: Values<S>; positionals: string[] }
   | { kind: 'help'; text: string }
   | { kind: 'error'; text: string };

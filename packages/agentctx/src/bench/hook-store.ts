@@ -88,7 +88,7 @@ export function* hookRecords(projectId: string, n: number, firstIds: string[]): 
 }
 
 /** Distinct records, and the share of records holding each word of the short prompt. */
-export function storeLoad(home: string): string {
+function storeLoad(home: string): string {
   const db = openDb(storePath(home), { readonly: true });
   try {
     const { n, uniq } = db
@@ -109,7 +109,7 @@ export function storeLoad(home: string): string {
   }
 }
 
-export interface HookStore {
+interface HookStore {
   env: NodeJS.ProcessEnv;
   home: string;
   repo: string;

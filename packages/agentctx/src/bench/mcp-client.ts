@@ -3,14 +3,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-export interface Connection {
+interface Connection {
   client: Client;
   transport: StdioClientTransport;
   /** The server's process id (for its memory in /proc). */
   pid: number;
 }
 
-export interface Spawn {
+interface Spawn {
   /** The Node to run it with (this one by default). */
   node?: string;
   /** Node options before the bin (`-r preload.cjs`, `--cpu-prof`…). */

@@ -22,9 +22,6 @@ export function pick<T>(rand: Rand, xs: readonly T[]): T {
   return x;
 }
 
-/** A whole number in [0, n). */
-export const below = (rand: Rand, n: number): number => Math.floor(rand() * n);
-
 /**
  * One element of `xs`, skewed to the front: index ⌊n^u⌋ − 1 for uniform u, so the first few are
  * everywhere and most are rare, as words are in real notes (roughly Zipf's law).

@@ -2,7 +2,7 @@
 // inclusive, for the profiling scripts.
 import { readFileSync } from 'node:fs';
 
-export interface CallFrame {
+interface CallFrame {
   functionName: string;
   url: string;
   lineNumber: number;

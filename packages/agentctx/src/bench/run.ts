@@ -168,7 +168,7 @@ function hookRow(label: string, m: HookMetrics): string {
 }
 
 /** Which caller's path a report leads with: the prompt hook, `ctx_search`, or the engine alone. */
-export type BenchPath = 'hook' | 'mcp' | 'engine';
+type BenchPath = 'hook' | 'mcp' | 'engine';
 
 /**
  * The human-readable tables: the hook path first (path `hook`), then the engine (and, path

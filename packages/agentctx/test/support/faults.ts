@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * so the whole folder stays within a few minutes on two busy cores. With
  * AGENTCTX_FAULTS_BENCH=1 (`npm run bench:faults`) the same tests run the larger counts and
  * append their figures, one JSON line each, to the file named by AGENTCTX_FAULTS_FIGURES;
- * scripts/bench-faults.mjs prints them. AGENTCTX_FAULTS_SEED replaces the default seed.
+ * src/bench/entries/faults.ts (`npm run bench:faults`) prints them. AGENTCTX_FAULTS_SEED replaces the default seed.
  */
 
 export const BENCH = process.env.AGENTCTX_FAULTS_BENCH === '1' || process.env.AGENTCTX_FAULTS_SIZE === 'full';
@@ -74,7 +74,7 @@ export function figure(section: string, name: string, value: number | string, un
 
 /**
  * A figure of the run's summary: numbers under the same name are added up across tests by
- * scripts/bench-faults.mjs (faults survived, inputs tried, writes lost, …).
+ * src/bench/entries/faults.ts (`npm run bench:faults`) (faults survived, inputs tried, writes lost, …).
  */
 export function total(name: string, value: number | string): void {
   figure('Summary', name, value);

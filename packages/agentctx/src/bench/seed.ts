@@ -32,7 +32,7 @@ export interface SeedRecord {
  * rows go in last, after the retired ones they replaced; successors are linked once every row
  * exists. Returns the number of rows written.
  */
-function seedRecords(db: Db, rows: Iterable<SeedRecord>): number {
+export function seedRecords(db: Db, rows: Iterable<SeedRecord>): number {
   let n = 0;
   db.transaction(() => {
     const current: SeedRecord[] = [];

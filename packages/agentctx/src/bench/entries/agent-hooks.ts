@@ -12,7 +12,7 @@ import { median, timeNode } from '../proc.js';
 
 const cmd = defineCommand({
   name: 'bench:agent-hooks',
-  summary: "Each agent's SessionStart and prompt hooks against `node -e 0` (run `npm run build` first).",
+  summary: "Each agent's SessionStart and prompt hooks against `node -e 0`.",
   options: {
     rounds: { kind: 'int', default: 21, help: 'measured rounds (after two of warm-up)' },
     size: { kind: 'int', default: 1000, help: 'records in the store' },

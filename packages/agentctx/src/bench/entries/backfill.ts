@@ -12,7 +12,7 @@ import { serialId } from '../text.js';
 
 const cmd = defineCommand({
   name: 'bench:backfill',
-  summary: 'Embedding backfill throughput of the built consolidation (run `npm run build` first).',
+  summary: 'Embedding backfill throughput of the built consolidation.',
   options: {},
   positionals: {
     usage: '[N] [MODEL] [MODEL_DIR] (default 10000, glove-sif-384-q8, the test fixture)',

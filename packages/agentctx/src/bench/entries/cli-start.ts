@@ -11,7 +11,7 @@ import { loadAverage, median, type Timed, timeProcess } from '../proc.js';
 
 const cmd = defineCommand({
   name: 'bench:cli-start',
-  summary: 'Short CLI commands against `node -e 0`, wall and CPU (run `npm run build` first).',
+  summary: 'Short CLI commands against `node -e 0`, wall and CPU.',
   options: {
     rounds: { kind: 'int', default: 21, help: 'measured rounds (after two of warm-up)' },
     bin: { kind: 'string', default: BIN, help: 'the agentctx bin to time', value: 'PATH' },

@@ -13,7 +13,7 @@ import { serialId } from '../text.js';
 
 const cmd = defineCommand({
   name: 'bench:consolidate',
-  summary: 'The built `agentctx consolidate` on synthetic stores of N records (run `npm run build` first).',
+  summary: 'The built `agentctx consolidate` on synthetic stores of N records.',
   options: {},
   positionals: { usage: '[N,N…] (store sizes; default 1000,10000)', max: 1 },
 });

@@ -14,7 +14,7 @@ import { PACKAGE_ROOT } from '../paths.js';
 
 const cmd = defineCommand({
   name: 'bench:faults',
-  summary: 'The fault suite at bench sizes, and the figures its tests measured (run `npm run build` first).',
+  summary: 'The fault suite at bench sizes, and the figures its tests measured.',
   options: {
     full: {
       kind: 'flag',

@@ -16,8 +16,7 @@ import { median, timeNode } from '../proc.js';
 
 const cmd = defineCommand({
   name: 'bench:hooks',
-  summary:
-    'Hook processes against `node -e 0`, interleaved, on synthetic stores (run `npm run build` first).',
+  summary: 'Hook processes against `node -e 0`, interleaved, on synthetic stores.',
   options: {
     rounds: { kind: 'int', default: 21, help: 'measured rounds per size (after two of warm-up)' },
     sizes: { kind: 'ints', default: [1000, 10000, 100000], help: 'store sizes, in records' },

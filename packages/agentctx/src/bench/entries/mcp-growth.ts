@@ -18,7 +18,7 @@ import { f1, memoryOf } from '../proc.js';
 
 const cmd = defineCommand({
   name: 'measure:mcp-growth',
-  summary: "The MCP server's memory over many calls on a kept bench:scale store (Linux; build first).",
+  summary: "The MCP server's memory over many calls on a kept bench:scale store (Linux).",
   options: {
     store: {
       kind: 'string',

@@ -14,7 +14,7 @@ import { median } from '../proc.js';
 
 const cmd = defineCommand({
   name: 'measure:mcp-memory',
-  summary: "The MCP server's resident memory with and without query vectors (Linux; build first).",
+  summary: "The MCP server's resident memory with and without query vectors (Linux).",
   options: {
     model: { kind: 'string', default: 'glove-sif-384-q8', help: 'the embedding model', value: 'NAME' },
     models: {

@@ -20,8 +20,7 @@ import { serialId } from '../text.js';
 
 const cmd = defineCommand({
   name: 'bench:mcp',
-  summary:
-    'The built MCP server through the SDK client: cold start and ctx_search (run `npm run build` first).',
+  summary: 'The built MCP server through the SDK client: cold start and ctx_search.',
   options: {
     sizes: { kind: 'ints', default: [10000, 100000], help: 'store sizes, in records' },
     spawns: { kind: 'int', default: 15, help: 'timed spawns per size' },

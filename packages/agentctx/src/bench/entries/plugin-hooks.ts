@@ -14,7 +14,7 @@ import { median, timeProcess } from '../proc.js';
 
 const cmd = defineCommand({
   name: 'bench:plugin-hooks',
-  summary: "The plugin's prompt hook against init's, through a shell (run `npm run build` first).",
+  summary: "The plugin's prompt hook against init's, through a shell.",
   options: { rounds: { kind: 'int', default: 31, help: 'measured rounds (after two of warm-up)' } },
 });
 const { rounds: ROUNDS } = parseOrExit(cmd).values;

@@ -13,7 +13,7 @@ import { readProfile, timeByFunction } from '../profile.js';
 
 const cmd = defineCommand({
   name: 'profile:hook',
-  summary: "A hook's phases under V8's CPU profiler, in ms per run (run `npm run build` first).",
+  summary: "A hook's phases under V8's CPU profiler, in ms per run.",
   options: {
     records: { kind: 'int', default: 10000, help: 'records in the store' },
     runs: { kind: 'int', default: 30, help: 'profiled runs' },

@@ -16,7 +16,7 @@ import { serialId } from '../text.js';
 
 const cmd = defineCommand({
   name: 'bench:scrub',
-  summary: 'The built `agentctx scrub` on stores an older version left (run `npm run build` first).',
+  summary: 'The built `agentctx scrub` on stores never scrubbed, 1% of records holding a secret.',
   options: {},
   positionals: { usage: '[N,N…] (store sizes; default 1000,20000)', max: 1 },
 });

@@ -21,8 +21,7 @@ import { serialId } from '../text.js';
 
 const cmd = defineCommand({
   name: 'bench:token-tax',
-  summary:
-    'The tokens one session of a dev-memory project costs, and the share used (run `npm run build` first).',
+  summary: 'The tokens one session of a dev-memory project costs, and the share used.',
   options: {
     project: { kind: 'string', default: 'shop-api', help: 'the dev-memory project', value: 'NAME' },
     json: { kind: 'flag', help: 'print the figures as JSON' },

@@ -20,7 +20,8 @@ import { f1, loadAverage, median, type Timed, timeProcess } from '../proc.js';
 
 const cmd = defineCommand({
   name: 'bench:versus',
-  summary: 'This build against another, hooks, MCP and consolidation, interleaved (build both first).',
+  summary:
+    'This build against another, hooks, MCP and consolidation, interleaved (build the other checkout first).',
   options: {
     before: {
       kind: 'string',

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mulberry32 } from '../../src/bench/prng.js';
 
 /**
  * The fault suite's two modes. By default (`npm test`) every test runs small, seeded counts
@@ -44,17 +45,8 @@ export function scale(small: number, large: number, full = large): number {
   return FULL ? full : BENCH ? large : small;
 }
 
-/** A small seeded generator (mulberry32): the same seed, the same sequence. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** The benchmarks' seeded generator (mulberry32, src/bench/prng.ts): the same seed, the same sequence. */
+export const seeded: (seed: number) => () => number = mulberry32;
 
 export interface Figure {
   /** The section of docs/RELIABILITY.md it belongs to. */

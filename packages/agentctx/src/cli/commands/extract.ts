@@ -94,7 +94,10 @@ export const command: Command = {
     'session-id': { kind: 'string', help: "the agent's session id" },
     transcript: { kind: 'string', help: "the session's transcript file (.jsonl; Codex: its rollout file)" },
     precompact: { kind: 'boolean', help: 'write only the rule-built handover (PreCompact)' },
-    agent: { kind: 'string', help: 'whose transcript it is: claude-code (the default) or codex' },
+    agent: {
+      kind: 'string',
+      help: 'whose transcript it is: claude-code (the default), codex, qwen, gemini, opencode or copilot',
+    },
   },
   examples: ['agentctx extract --session-id 3f2a… --transcript ~/.claude/projects/my-app/3f2a….jsonl'],
   async run({ args, app }) {

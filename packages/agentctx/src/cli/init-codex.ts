@@ -21,15 +21,19 @@ export function codexFound(env: Env): boolean {
 }
 
 export function codexInitLines(r: CodexInstallReport): string[] {
-  const hooks = r.hooks.changed
-    ? `codex hooks: ${[
-        r.hooks.added.length ? `added ${r.hooks.added.join(', ')}` : '',
-        r.hooks.updated.length ? `updated ${r.hooks.updated.join(', ')}` : '',
-      ]
-        .filter(Boolean)
-        .join('; ')} (${r.hooks.path})`
-    : `codex hooks: already set up (${r.hooks.path})`;
-  const mcp = `codex mcp server: ${r.mcp.changed ? 'added [mcp_servers.agentctx]' : 'already set up'} (${r.mcp.path})`;
+  const hooks = r.plugin
+    ? `codex hooks: brought by the Codex plugin ${r.plugin} (nothing written to ${r.hooks.path})`
+    : r.hooks.changed
+      ? `codex hooks: ${[
+          r.hooks.added.length ? `added ${r.hooks.added.join(', ')}` : '',
+          r.hooks.updated.length ? `updated ${r.hooks.updated.join(', ')}` : '',
+        ]
+          .filter(Boolean)
+          .join('; ')} (${r.hooks.path})`
+      : `codex hooks: already set up (${r.hooks.path})`;
+  const mcp = r.plugin
+    ? `codex mcp server: brought by the Codex plugin ${r.plugin}`
+    : `codex mcp server: ${r.mcp.changed ? 'added [mcp_servers.agentctx]' : 'already set up'} (${r.mcp.path})`;
   const t = r.trust;
   const trust =
     t.status === 'trusted'

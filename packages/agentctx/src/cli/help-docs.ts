@@ -150,7 +150,7 @@ export const HELP: Readonly<Record<string, CommandDoc>> = Object.freeze({
     options: {
       llm: 'use a model for extraction (--no-llm: rules only)',
       embeddings: 'turn the semantic layer on (--no-embeddings: keyword-only)',
-      'llm-backend': 'auto, api, claude-cli or off',
+      'llm-backend': 'auto, api, claude-cli, codex-cli or off',
       'model-tier': 'embedding model tier: default or quality',
     },
     examples: ['agentctx config', 'agentctx config set reinforceThreshold 4', 'agentctx config --no-llm'],

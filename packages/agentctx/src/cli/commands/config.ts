@@ -11,7 +11,7 @@ export const command: Command = {
   name: 'config',
   summary: 'Show or change settings in config.json.',
   usage:
-    'agentctx config [get KEY | set KEY VALUE] [--no-llm|--llm] [--llm-backend auto|api|claude-cli|off] [--no-embeddings|--embeddings] [--model-tier default|quality] [--json]',
+    'agentctx config [get KEY | set KEY VALUE] [--no-llm|--llm] [--llm-backend auto|api|claude-cli|codex-cli|off] [--no-embeddings|--embeddings] [--model-tier default|quality] [--json]',
   flags: { llm: 'boolean', embeddings: 'boolean', 'llm-backend': 'string', 'model-tier': 'string' },
   async run({ args, app }) {
     const a = app();

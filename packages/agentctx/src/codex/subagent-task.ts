@@ -11,7 +11,7 @@ import { readRegularTail } from '../storage/regular-file.js';
  * hook runs (measured: its session_meta and settings only). The parent's rollout does: the
  * `spawn_agent` function call (tool namespace `multi_agent_v1`) whose `arguments.message` is the
  * task, and the call's output `{"agent_id": …}` naming the child, written as spawn_agent returns,
- * which is before or while the child's hooks run (measured: 14 ms before). So: the call whose
+ * which is before or while the child's hooks run (measured: 14 ms before the hook read its input). So: the call whose
  * output names this agent, else the one spawn_agent call with no output yet. Only the tail of the
  * parent's rollout is read; nothing here throws.
  */

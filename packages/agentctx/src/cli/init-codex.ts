@@ -54,6 +54,11 @@ export function codexUninstallLines(r: CodexUninstallReport): string[] {
     r.config.changed
       ? `codex config: removed ${r.config.removed.map((w) => (w === 'mcp' ? '[mcp_servers.agentctx]' : `trust of ${w}`)).join(', ')} (${r.config.path}${r.config.deleted ? ', deleted: init created it' : ''})`
       : `codex config: nothing of ours in ${r.config.path}`,
+    ...(r.plugin
+      ? [
+          `codex plugin: ${r.plugin} stays installed (its hooks now untrusted): codex plugin remove ${r.plugin}`,
+        ]
+      : []),
   ];
 }
 

@@ -199,6 +199,8 @@ export async function installIntoCodex(opts: {
 export interface CodexUninstallReport {
   hooks: { path: string; changed: boolean; removed: string[]; deleted: boolean };
   config: { path: string; changed: boolean; removed: string[]; deleted: boolean };
+  /** The agentctx Codex plugin, still installed (Codex's own command removes it). */
+  plugin?: string;
 }
 
 /** Remove what installIntoCodex added, and only that. */
@@ -235,9 +237,11 @@ export function uninstallFromCodex(opts: { env: Env; stateFile: string }): Codex
   }
   delete all[configPath];
   if (existsSync(opts.stateFile)) writeState(opts.stateFile, all);
+  const plugin = enabledCodexPlugin(readOrNull(configPath) ?? '');
   return {
     hooks: { path: hooksPath, changed: hooksPlan.changed, removed: hooksPlan.removed, deleted: hooksDeleted },
     config: { path: configPath, ...config },
+    ...(plugin ? { plugin } : {}),
   };
 }
 

@@ -169,6 +169,7 @@ describe.skipIf(!CODEX_BIN)('the agentctx plugin installed into a real codex', (
   it('uninstall and codex plugin remove give config.toml back as it was', async () => {
     const un = runAgentctx(['uninstall', '--agent', 'codex'], { cwd: repo, env });
     expect(un.code, un.stderr).toBe(0);
+    expect(un.stdout).toContain('codex plugin remove agentctx@agentctx');
     expect(readFileSync(configPath, 'utf8')).toBe(configAfterPlugin);
     const removed = await codex(['plugin', 'remove', 'agentctx@agentctx']);
     expect(removed.code, removed.stderr).toBe(0);

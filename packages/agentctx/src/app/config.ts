@@ -6,7 +6,7 @@ import { readRegularFile } from '../storage/regular-file.js';
 export interface Config {
   llm: {
     enabled: boolean;
-    backend: 'auto' | 'api' | 'claude-cli' | 'off';
+    backend: 'auto' | 'api' | 'claude-cli' | 'codex-cli' | 'off';
     model: string;
     dailyCostCapUsd: number;
   };
@@ -79,7 +79,7 @@ export function saveConfig(path: string, config: Config): void {
 /** Settable keys: dotted path → how to parse a string value. */
 const CONFIG_KEYS: Record<string, (raw: string) => unknown> = {
   'llm.enabled': parseBool,
-  'llm.backend': (raw) => oneOf(raw, ['auto', 'api', 'claude-cli', 'off']),
+  'llm.backend': (raw) => oneOf(raw, ['auto', 'api', 'claude-cli', 'codex-cli', 'off']),
   'llm.model': (raw) => {
     if (!raw.trim()) throw new AgentctxError('invalid_input', 'llm.model must not be empty');
     return raw.trim();

@@ -19,6 +19,8 @@ export interface CodexHookEntry {
   trustStatus: 'managed' | 'untrusted' | 'trusted' | 'modified';
   enabled: boolean;
   sourcePath: string;
+  /** The plugin holding the hook (`agentctx@agentctx`), for a plugin's hooks. */
+  pluginId?: string | null;
 }
 
 /** The `codex` executable on PATH, or null. */

@@ -16,6 +16,7 @@ import { extractSession, type SessionExtractSummary } from '../../core/extractio
 import { describeRedaction } from '../../core/redaction/gate.js';
 import { compileExtraPatterns } from '../../core/redaction/redact.js';
 import { redactingClient } from '../../core/redaction/redacting-client.js';
+import { codexModel } from '../../llm/codex-detect.js';
 import { type BackendDecision, cliModel, selectLlm } from '../../llm/select.js';
 import { HOOK_AGENTS, type HookAgent, isHookAgent } from '../../shared/agents.js';
 import { AgentctxError, errorMessage } from '../../shared/errors.js';
@@ -74,7 +75,14 @@ function recordRun(a: App, s: SessionExtractSummary, decision: BackendDecision |
     mode: s.mode,
     configured: decision?.configured ?? a.config.llm.backend,
     backend: used,
-    model: used === 'claude-cli' ? cliModel(a.config.llm, a.env) : used ? a.config.llm.model : null,
+    model:
+      used === 'claude-cli'
+        ? cliModel(a.config.llm, a.env)
+        : used === 'codex-cli'
+          ? (codexModel(a.env) ?? 'codex default')
+          : used
+            ? a.config.llm.model
+            : null,
     calls: s.input?.calls ?? 0,
     cost_usd: s.cost_usd,
     // through the gate: a model's error may quote what it was sent

@@ -218,6 +218,7 @@ describe('agentctx inside a real copilot -p session', () => {
     expect(`${handover.title}\n${handover.body}`).toMatch(/ledger service|settle/);
     // usage evidence read from events.jsonl (judged after the extraction's writes): the decision
     // ctx_search returned and the answer cited by id is judged used
+    let last: { title: string; verdict: string | null }[] = [];
     const verdicts = await waitFor(
       () => {
         const d = openDb(db);
@@ -227,12 +228,15 @@ describe('agentctx inside a real copilot -p session', () => {
               'SELECT r.title AS title, s.verdict AS verdict FROM session_shown s JOIN records r ON r.id = s.record_id',
             )
             .all() as { title: string; verdict: string | null }[];
-          return v.find((x) => x.title === DECISION)?.verdict ? v : false;
+          // each extraction judges again (a verdict may move from unused to used once the
+          // session's last events are on disk): wait for the one this session earns
+          last = v;
+          return v.find((x) => x.title === DECISION)?.verdict === 'used' ? v : false;
         } finally {
           d.close();
         }
       },
-      { timeoutMs: 30_000, what: 'the usage verdicts' },
+      { timeoutMs: 30_000, what: () => `the decision judged used (last seen: ${JSON.stringify(last)})` },
     );
     expect(verdicts.find((v) => v.title === DECISION)?.verdict, JSON.stringify(verdicts)).toBe('used');
   }, 90_000);

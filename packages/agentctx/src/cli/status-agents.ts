@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isolatedAgents } from '../app/agent-scope.js';
 import { agentSeen, ago } from '../app/agent-seen.js';
 import type { App } from '../app/context.js';
 import { claudeJsonPath, mcpState } from '../claude/mcp-registration.js';
@@ -18,6 +19,8 @@ export interface AgentStatus {
   /** Hooks the agent will run: all of them where it asks for no trust; null when not checked. */
   trusted: { trusted: number; of: number } | null;
   mcp: boolean;
+  /** Its records are kept to itself (`agents.isolate`): shown only to it, and it sees only them. */
+  isolated?: boolean;
   last_session: { session_id: string; at: string } | null;
 }
 
@@ -75,6 +78,8 @@ export async function agentsStatus(a: App): Promise<{ json: { agents: AgentStatu
     },
     ...otherAgentsStatus(a),
   ];
+  const isolated = isolatedAgents(a.config);
+  for (const s of agents) if (isolated.includes(s.agent)) s.isolated = true;
   const now = a.clock();
   const lines = agents
     .filter(
@@ -82,6 +87,7 @@ export async function agentsStatus(a: App): Promise<{ json: { agents: AgentStatu
         s.hooks.length > 0 ||
         s.mcp ||
         s.last_session ||
+        s.isolated ||
         (s.agent === 'codex' && existsSync(codexHome(a.env))),
     )
     .map((s) => {
@@ -93,6 +99,7 @@ export async function agentsStatus(a: App): Promise<{ json: { agents: AgentStatu
             : 'trust not checked (codex not on PATH)'
           : '',
         s.mcp ? 'MCP server registered' : 'no MCP server',
+        s.isolated ? 'its records kept to itself (agents.isolate)' : '',
         s.last_session
           ? `last session ${ago(s.last_session.at, now)} (${s.last_session.session_id})`
           : 'no session seen yet',

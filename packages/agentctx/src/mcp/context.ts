@@ -1,11 +1,14 @@
+import { hookScope } from '../app/agent-scope.js';
 import type { App } from '../app/context.js';
 import { readIncognito } from '../app/incognito.js';
 import { degradation, degradedMarker, type RungMarker } from '../app/ladder.js';
 import { appendLog } from '../app/log.js';
 import { keepingDfCache } from '../core/retrieval/query.js';
+import { hookAgentOf } from '../shared/agents.js';
 import { errorMessage } from '../shared/errors.js';
 import { estimateTokens } from '../shared/tokens.js';
 import { addInjectedTokens } from '../storage/sessions-repo.js';
+import type { WriterFilter } from '../storage/writer-filter.js';
 import type { McpSemantic } from './semantic.js';
 
 /** What every tool handler gets: the composition root and the Claude Code session, if known. */
@@ -48,6 +51,15 @@ export function ladderMarker(ctx: ToolContext): RungMarker | undefined {
 export function sessionIdFromEnv(env: Record<string, string | undefined>): string | null {
   const id = env.CLAUDE_CODE_SESSION_ID?.trim();
   return id ? id.slice(0, 200) : null;
+}
+
+/**
+ * Whose records this server's agent may be shown (app/agent-scope.ts): read per call, so a
+ * change to `agents.isolate` reaches running sessions. The agent is the one the server was
+ * registered for (`AGENTCTX_AGENT`; Claude Code's registration sets none).
+ */
+export function mcpWriters(ctx: ToolContext): WriterFilter | undefined {
+  return hookScope(ctx.app.paths.config, hookAgentOf([], ctx.app.env)).writers;
 }
 
 /** CONTRACTS.md §accounting: add what a tool result costs the context window to the session. */

@@ -1,9 +1,11 @@
+import { isolatedAgents } from '../../app/agent-scope.js';
 import { readIncognito } from '../../app/incognito.js';
 import { foldJournals } from '../../app/journal.js';
 import { semanticConfig } from '../../app/semantic.js';
 import { describeRegistration, registration } from '../../claude/registration.js';
 import { namespacesOf } from '../../core/records/records.js';
 import { teamNotice } from '../../core/team/team-notice.js';
+import { AGENT_LABELS } from '../../shared/agents.js';
 import { CONFIDENCES, RECORD_TYPES } from '../../shared/types.js';
 import { dailyExtractionCost } from '../../storage/extraction-state-repo.js';
 import { folderPrivacy, snapshotReason } from '../../storage/open.js';
@@ -147,6 +149,7 @@ export const command: Command = {
       registered: reg.active !== 'none',
       registration: describeRegistration(reg),
       incognito: incognito !== null,
+      isolated: isolatedAgents(a.config).map((x) => AGENT_LABELS[x]),
       readOnly: readOnly ?? null,
       counts,
       unconfirmed: confidence.inferred ?? 0,

@@ -36,7 +36,7 @@ export const command: Command = {
         'usage',
         sub !== 'on'
           ? '--session goes with on'
-          : `--session needs a Claude Code session id (got ${JSON.stringify(session)})`,
+          : `--session needs a session id (got ${JSON.stringify(session)})`,
       );
     if (sub === 'status') {
       const state = readIncognito(a.paths);

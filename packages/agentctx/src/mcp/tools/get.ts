@@ -106,7 +106,7 @@ export function registerGet(tools: ToolDef[], ctx: ToolContext): void {
       history: optional(boolean({ description: 'Return superseded records too, in full.' })),
       as_of: asOfField,
     },
-    run(args): Json {
+    run(args, call): Json {
       const { app } = ctx;
       const ids = [...new Set(args.ids)];
       const time = timeTravelOf(args.as_of);
@@ -119,7 +119,7 @@ export function registerGet(tools: ToolDef[], ctx: ToolContext): void {
         const r = byId.get(id);
         return r && (args.history || !r.superseded_at);
       });
-      const bumped = countAccess(ctx, returned);
+      const bumped = countAccess(call, returned);
       // with the counters updated, return them as they now are
       const fresh = bumped
         ? new Map(getVisibleRecords(db, returned, namespaces).map((r) => [r.id, r]))

@@ -9,6 +9,7 @@ import { hasTable, MCP_TABLE } from '../codex/config-file.js';
 import { codexConfigPath, codexHome, codexHooksPath } from '../codex/hooks-file.js';
 import { codexInstalledHooks, ourCodexHooks } from '../codex/install.js';
 import { AGENT_LABELS, type HookAgent } from '../shared/agents.js';
+import { mcpAnswering } from './doctor/mcp-answering.js';
 import { otherAgentsStatus } from './status-other-agents.js';
 
 /** One agent as `status` lists it. */
@@ -19,6 +20,8 @@ export interface AgentStatus {
   /** Hooks the agent will run: all of them where it asks for no trust; null when not checked. */
   trusted: { trusted: number; of: number } | null;
   mcp: boolean;
+  /** status --verbose: whether the MCP server it registered answers, in words. */
+  mcp_answering?: string;
   /** Its records are kept to itself (`agents.isolate`): shown only to it, and it sees only them. */
   isolated?: boolean;
   last_session: { session_id: string; at: string } | null;
@@ -45,7 +48,10 @@ async function codexTrust(a: App, registered: number): Promise<AgentStatus['trus
 }
 
 /** Each agent: registered, hooks trusted, MCP server registered, the last session its hooks saw. */
-export async function agentsStatus(a: App): Promise<{ json: { agents: AgentStatus[] }; lines: string[] }> {
+export async function agentsStatus(
+  a: App,
+  opts: { probeMcp?: boolean } = {},
+): Promise<{ json: { agents: AgentStatus[] }; lines: string[] }> {
   const reg = registration(a.env, a.project.root);
   const claudeHooks = [...new Set(reg.init.flatMap((i) => i.events))];
   let claudeMcp = reg.plugin.length > 0;
@@ -78,6 +84,13 @@ export async function agentsStatus(a: App): Promise<{ json: { agents: AgentStatu
     },
     ...otherAgentsStatus(a),
   ];
+  if (opts.probeMcp) {
+    const answering = await mcpAnswering(a);
+    for (const s of agents) {
+      const said = answering.get(s.agent);
+      if (said) s.mcp_answering = said;
+    }
+  }
   const isolated = isolatedAgents(a.config);
   for (const s of agents) if (isolated.includes(s.agent)) s.isolated = true;
   const now = a.clock();
@@ -98,7 +111,7 @@ export async function agentsStatus(a: App): Promise<{ json: { agents: AgentStatu
             ? `${s.trusted.trusted}/${s.trusted.of} trusted`
             : 'trust not checked (codex not on PATH)'
           : '',
-        s.mcp ? 'MCP server registered' : 'no MCP server',
+        s.mcp_answering ?? (s.mcp ? 'MCP server registered' : 'no MCP server'),
         s.isolated ? 'its records kept to itself (agents.isolate)' : '',
         s.last_session
           ? `last session ${ago(s.last_session.at, now)} (${s.last_session.session_id})`

@@ -80,7 +80,8 @@ export const command: Command = {
     const reg = registration(a.env, a.project.root);
     const incognito = readIncognito(a.paths);
     const autoMemory = autoMemoryStatus(a.env, a.project);
-    const agents = await agentsStatus(a);
+    // --verbose starts each agent's registered MCP server: plain status stays fast
+    const agents = await agentsStatus(a, { probeMcp: bool(args.flags, 'verbose') });
     // what the session hooks tell the developer to do, said here too (issue 31 #7)
     const notices = [teamNotice(a.project.root, a.paths.digests, a.project.id)]
       .filter((n): n is string => !!n)

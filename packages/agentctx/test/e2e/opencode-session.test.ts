@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePaths } from '../../src/app/paths.js';
@@ -165,6 +165,30 @@ describe('agentctx inside a real opencode run', () => {
     expect(handover.agent).toBe('opencode');
     expect(`${handover.title}\n${handover.body}`).toMatch(/ledger service|settle/);
   }, 90_000);
+
+  it('OpenCode disposing the plugin at exit ends the session and starts consolidation', async () => {
+    const paths = resolvePaths(env as Record<string, string>);
+    const ended = await waitFor(
+      () => {
+        const d = openDb(paths.db);
+        try {
+          const r = d.prepare('SELECT session_id FROM sessions WHERE ended_at IS NOT NULL').all() as {
+            session_id: string;
+          }[];
+          return r.length > 0 ? r : false;
+        } finally {
+          d.close();
+        }
+      },
+      { timeoutMs: 30_000, what: 'the SessionEnd after opencode run exited' },
+    );
+    expect(ended.map((r) => r.session_id)).toEqual([expect.stringMatching(/^ses_/)]);
+    // SessionEnd, and nothing else in this session, starts a consolidation in the background
+    const logs = readdirSync(paths.logs)
+      .map((f) => readFileSync(join(paths.logs, f), 'utf8'))
+      .join('\n');
+    expect(logs).toContain('spawned agentctx consolidate');
+  }, 60_000);
 
   it('uninstall gives opencode.json back byte for byte and removes the plugin', () => {
     const r = runAgentctx(['uninstall', '--agent', 'opencode'], { cwd: repo, env });

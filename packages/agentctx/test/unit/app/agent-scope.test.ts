@@ -21,7 +21,7 @@ import { fakeRepo, tempDir } from '../../support/tmp.js';
  * `agents.isolate` (app/agent-scope.ts, decision 0140): over generated stores (records of any
  * writer, type and scope), settings (any set of isolated agents) and readers, no record is
  * ever shown to an agent it is kept from, through the SessionStart digest (a digest file
- * composed before the setting changed included), the prompt hook, or ctx_search. A record is
+ * composed before the setting changed included), the prompt hook, ctx_search or ctx_get by id. A record is
  * kept from a reader when one of the two is isolated and they are not the same agent.
  */
 
@@ -92,9 +92,10 @@ describe('agents.isolate', () => {
           mkdirSync(paths.home, { recursive: true });
           const db = openDb(paths.db);
           const newId = monotonicFactory();
+          const ids: string[] = [];
           const tags = records.map((r, i) => {
             const tag = `tag${i}q${r.writer.replace('-', '')}`;
-            createRecord(
+            const made = createRecord(
               { db, clock: () => new Date(), newId, projectId, agent: r.writer },
               {
                 type: r.type,
@@ -106,6 +107,7 @@ describe('agents.isolate', () => {
                 confidence: 'explicit',
               },
             );
+            ids.push(made.id);
             return { tag, writer: r.writer };
           });
           const project = { id: projectId, name: 'shop' };
@@ -134,10 +136,15 @@ describe('agents.isolate', () => {
           const app = createApp({ env: { ...env, AGENTCTX_AGENT: reader }, cwd: repo });
           let searched = '';
           try {
-            const tool = createTools({ app, sessionId: null }).find((t) => t.name === 'ctx_search')!;
+            const tools = createTools({ app, sessionId: null });
+            const tool = tools.find((t) => t.name === 'ctx_search')!;
             const res = await tool.call({ query: 'checkout retry policy', limit: 15 });
             expect(res.isError).toBeUndefined();
             searched = res.content.map((c) => c.text).join('\n');
+            // and by id: a kept record reads as missing
+            const get = tools.find((t) => t.name === 'ctx_get')!;
+            const got = await get.call({ ids: ids.slice(0, 10) });
+            searched += `\n${got.content.map((c) => c.text).join('\n')}`;
           } finally {
             app.close();
           }
@@ -147,7 +154,7 @@ describe('agents.isolate', () => {
               seen.kept++;
               expect(start, `digest shows ${tag} to ${reader}`).not.toContain(tag);
               expect(prompt, `prompt hook shows ${tag} to ${reader}`).not.toContain(tag);
-              expect(searched, `ctx_search shows ${tag} to ${reader}`).not.toContain(tag);
+              expect(searched, `ctx_search or ctx_get shows ${tag} to ${reader}`).not.toContain(tag);
             } else if (shown > 0) {
               if (writer === reader) seen.shownOwn++;
               else seen.shownShared++;

@@ -54,17 +54,15 @@ export function codexPluginHooks(specs: readonly HookSpec[] = CODEX_HOOK_SPECS):
  * `env_vars` because Codex starts MCP servers with a reduced environment: without it a
  * non-default AGENTCTX_HOME would not reach the server.
  */
+export const CODEX_PLUGIN_SERVER = {
+  command: 'agentctx',
+  args: ['mcp'],
+  env: { AGENTCTX_AGENT: 'codex' },
+  env_vars: ['AGENTCTX_HOME', 'AGENTCTX_DISABLE', 'AGENTCTX_TMPDIR'],
+} as const;
+
 function codexPluginMcp(): Record<string, unknown> {
-  return {
-    mcpServers: {
-      agentctx: {
-        command: 'agentctx',
-        args: ['mcp'],
-        env: { AGENTCTX_AGENT: 'codex' },
-        env_vars: ['AGENTCTX_HOME', 'AGENTCTX_DISABLE', 'AGENTCTX_TMPDIR'],
-      },
-    },
-  };
+  return { mcpServers: { agentctx: CODEX_PLUGIN_SERVER } };
 }
 
 const renderJson = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;

@@ -147,6 +147,22 @@ describe.skipIf(!CODEX_BIN)('the agentctx plugin installed into a real codex', (
     // the plugin brings hooks and server: init wrote neither
     expect(existsSync(join(env.CODEX_HOME as string, 'hooks.json'))).toBe(false);
     expect(readFileSync(configPath, 'utf8')).not.toContain('[mcp_servers.agentctx]');
+
+    // status counts the plugin's hooks and server, trusted, and its server answers
+    const status = await spawnCollect(process.execPath, [BIN, 'status', '--verbose', '--json'], {
+      cwd: repo,
+      env,
+      timeoutMs: 60_000,
+    });
+    expect(status.code, status.stderr).toBe(0);
+    const codexLine = (
+      JSON.parse(status.stdout) as {
+        agents: { agent: string; hooks: string[]; mcp: boolean; trusted: unknown; mcp_answering?: string }[];
+      }
+    ).agents.find((x) => x.agent === 'codex');
+    expect(codexLine).toMatchObject({ mcp: true, trusted: { trusted: 7, of: 7 } });
+    expect(codexLine?.hooks).toHaveLength(7);
+    expect(codexLine?.mcp_answering).toMatch(/^MCP answering \(\d+ tools/);
   });
 
   it('the session ran the plugin hooks (no bypass flag) and the first request carries the digest', () => {

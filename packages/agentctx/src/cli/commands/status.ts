@@ -1,9 +1,11 @@
+import { isolatedAgents } from '../../app/agent-scope.js';
 import { readIncognito } from '../../app/incognito.js';
 import { foldJournals } from '../../app/journal.js';
 import { semanticConfig } from '../../app/semantic.js';
 import { describeRegistration, registration } from '../../claude/registration.js';
 import { namespacesOf } from '../../core/records/records.js';
 import { teamNotice } from '../../core/team/team-notice.js';
+import { AGENT_LABELS } from '../../shared/agents.js';
 import { CONFIDENCES, RECORD_TYPES } from '../../shared/types.js';
 import { dailyExtractionCost } from '../../storage/extraction-state-repo.js';
 import { folderPrivacy, snapshotReason } from '../../storage/open.js';
@@ -78,7 +80,8 @@ export const command: Command = {
     const reg = registration(a.env, a.project.root);
     const incognito = readIncognito(a.paths);
     const autoMemory = autoMemoryStatus(a.env, a.project);
-    const agents = await agentsStatus(a);
+    // --verbose starts each agent's registered MCP server: plain status stays fast
+    const agents = await agentsStatus(a, { probeMcp: bool(args.flags, 'verbose') });
     // what the session hooks tell the developer to do, said here too (issue 31 #7)
     const notices = [teamNotice(a.project.root, a.paths.digests, a.project.id)]
       .filter((n): n is string => !!n)
@@ -147,6 +150,7 @@ export const command: Command = {
       registered: reg.active !== 'none',
       registration: describeRegistration(reg),
       incognito: incognito !== null,
+      isolated: isolatedAgents(a.config).map((x) => AGENT_LABELS[x]),
       readOnly: readOnly ?? null,
       counts,
       unconfirmed: confidence.inferred ?? 0,

@@ -8,6 +8,7 @@ import type { Db } from '../../storage/open.js';
 import { equaliseStaleCounters } from '../../storage/retirement.js';
 import { refreshTermDf } from '../../storage/term-df.js';
 import type { VectorStore } from '../../storage/vectors/store.js';
+import type { WriterFilter } from '../../storage/writer-filter.js';
 import { type CodeGraphSummary, refreshCodeGraph } from '../codegraph/refresh.js';
 import { writeStampedDigest } from '../digest/current-digest.js';
 import { composeDigest } from '../digest/digest.js';
@@ -56,6 +57,8 @@ export interface ConsolidateDeps {
   rebuild?: boolean;
   /** Bounds of one write slice (slices.ts); tests fix them to get the same commit points every run. */
   slice?: SliceOptions;
+  /** Whose records the shared digest shows (records kept to their writer are left out). */
+  writers?: WriterFilter;
 }
 
 interface ConsolidateSummary {
@@ -274,6 +277,7 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
           now,
           drift: driftCounts,
           ...(deps.vectors ? { vectors: deps.vectors } : {}),
+          ...(deps.writers ? { writers: deps.writers } : {}),
         }),
       );
       summary.digest = { tokens: d?.tokens ?? 0, ids: d?.ids.length ?? 0, path_written: d !== null };

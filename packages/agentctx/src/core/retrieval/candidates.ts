@@ -2,6 +2,7 @@ import { GLOBAL_PROJECT } from '../../shared/types.js';
 import { timeFilterSql } from '../../storage/as-of.js';
 import type { QueryTerm } from '../../storage/fts-query.js';
 import type { Db } from '../../storage/open.js';
+import { writerSql } from '../../storage/writer-filter.js';
 import { namespacesOf } from '../records/records.js';
 import { type CandidateRow, TUNING } from './rank.js';
 import type { SearchOptions } from './search-types.js';
@@ -38,7 +39,9 @@ function filterSql(opts: SearchOptions, alias: string): { sql: string; args: unk
     parts.push(`${alias}.id IN (SELECT value FROM json_each(?))`);
     args.push(JSON.stringify(opts.onlyIds));
   }
-  return { sql: parts.join(' AND '), args };
+  // the records of writers kept to themselves (app/agent-scope.ts); nothing when none are
+  const w = writerSql(opts.writers, alias);
+  return { sql: parts.join(' AND ') + w.sql, args: [...args, ...w.args] };
 }
 
 /**

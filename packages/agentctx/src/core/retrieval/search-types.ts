@@ -1,6 +1,7 @@
 import type { ContextRecord, RecordType } from '../../shared/types.js';
 import type { TimeTravel } from '../../storage/as-of.js';
 import type { QueryTerm } from '../../storage/fts-query.js';
+import type { WriterFilter } from '../../storage/writer-filter.js';
 
 /** The options and results of `search` (search.ts), shared by the query, candidate and rank steps. */
 
@@ -21,6 +22,8 @@ export interface SearchOptions {
   excludeIds?: readonly string[];
   /** Restrict to these record ids (e.g. records linked to a file). */
   onlyIds?: readonly string[];
+  /** Whose records may be returned (values of `records.agent`); every writer's when absent. */
+  writers?: WriterFilter;
   /**
    * BM25 candidates re-ranked (default TUNING.candidates). The prompt hook, which keeps three,
    * asks for fewer: on LoCoMo 30 candidates score within 0.001 of 100 at R@3 and R@5.

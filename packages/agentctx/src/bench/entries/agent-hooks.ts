@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { defineCommand, parseOrExit } from '../args.js';
 import { prepareStore, SHORT } from '../hook-store.js';
 import { BIN } from '../paths.js';
-import { median, timeNode } from '../proc.js';
+import { f1, loadAverage, median, timeNode } from '../proc.js';
 
 const cmd = defineCommand({
   name: 'bench:agent-hooks',
@@ -80,15 +80,14 @@ try {
       }
     }
   }
+  const base = median(node);
+  const cell = (xs: number[]) => (xs.length ? `${f1(median(xs))} (${(median(xs) / base).toFixed(2)}×)` : '—');
   console.log(
-    `node ${process.version}, ${SIZE} records, ${ROUNDS} rounds; node -e 0: ${median(node).toFixed(1)} ms`,
+    `node ${process.version}, ${SIZE} records, ${ROUNDS} rounds, load average ${loadAverage()}; node -e 0: ${f1(base)} ms`,
   );
-  console.log('| agent | session start (ms) | prompt (ms) |');
+  console.log('| agent | session start, ms (× node -e 0) | prompt, ms (× node -e 0) |');
   console.log('|---|---:|---:|');
-  for (const [name, s] of samples)
-    console.log(
-      `| ${name} | ${median(s.start).toFixed(1)} | ${s.prompt.length ? median(s.prompt).toFixed(1) : '—'} |`,
-    );
+  for (const [name, s] of samples) console.log(`| ${name} | ${cell(s.start)} | ${cell(s.prompt)} |`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -130,6 +130,11 @@ const sections: Section[] = [
     args: [bench('hooks'), ...(quick ? ['--rounds', '7', '--sizes', '1000,10000'] : [])],
   },
   {
+    title: 'Hook latency per agent',
+    how: 'The SessionStart and prompt hooks of each agent adapter (`agentctx hook … --agent NAME`), as whole processes with that agent’s payload shape (Cursor’s as documented, the others’ as measured with their real clients), against `node -e 0`, interleaved in one run on a store of 1,000 records; medians. Cursor has no prompt hook that can inject.',
+    args: [bench('agent-hooks'), ...(quick ? ['--rounds', '7'] : [])],
+  },
+  {
     title: 'MCP server',
     how: 'The built `agentctx mcp` spawned by the official SDK client over stdio: spawn → initialize → first `ctx_search` result (median of repeated spawns); then `ctx_search` round trips on one open connection.',
     args: [bench('mcp'), ...(quick ? ['--sizes', '10000', '--spawns', '5', '--queries', '100'] : [])],

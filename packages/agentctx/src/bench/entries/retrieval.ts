@@ -6,7 +6,7 @@ import { parseDataset } from '../dataset.js';
 import { formatHybridReport, runHybridBench } from '../hybrid.js';
 import { measureLatency } from '../latency.js';
 import { formatReport, runBench } from '../run.js';
-import { SPLITS, selectSplit } from '../split.js';
+import { selectSplit } from '../split.js';
 import { formatFeedbackReport, runUsageFeedback } from '../usage-feedback.js';
 
 const cmd = defineCommand({

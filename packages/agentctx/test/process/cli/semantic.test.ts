@@ -1,11 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,
-  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';

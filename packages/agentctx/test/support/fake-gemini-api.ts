@@ -1,4 +1,3 @@
-
 import { serveLocal } from './fake-server.js';
 
 /**

@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ensureAgentClient } from './agent-clients.js';
-import { agentctxBinDir } from './claude.js';
-import { isolatedEnv, spawnCollect } from './cli.js';
+import { agentClientEnv, ensureAgentClient } from './agent-clients.js';
+import { spawnCollect } from './cli.js';
 
 /**
  * Drive the real GitHub Copilot CLI (`@github/copilot`, installed on demand) offline. Its own
@@ -25,15 +24,7 @@ export function copilotClient(): { loader: string; pkgCache: string } {
 }
 
 export function copilotEnv(home: string, apiUrl: string): NodeJS.ProcessEnv {
-  const tmp = join(home, 'tmp');
-  for (const d of [tmp, join(home, 'xdg', 'config'), join(home, 'xdg', 'data'), join(home, 'xdg', 'cache')])
-    mkdirSync(d, { recursive: true });
-  return isolatedEnv(home, {
-    PATH: [agentctxBinDir(home), dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
-    TMPDIR: tmp,
-    XDG_CONFIG_HOME: join(home, 'xdg', 'config'),
-    XDG_DATA_HOME: join(home, 'xdg', 'data'),
-    XDG_CACHE_HOME: join(home, 'xdg', 'cache'),
+  return agentClientEnv(home, {
     COPILOT_PKG_CACHE_HOME: copilotClient().pkgCache,
     COPILOT_OFFLINE: 'true',
     COPILOT_AUTO_UPDATE: 'false',

@@ -158,7 +158,7 @@ export async function waitFor<T>(
 }
 
 /** Is any process running with this exact `NAME=value\0` in its environment? (Linux /proc) */
-function processWithEnv(entry: string): boolean {
+export function processWithEnv(entry: string): boolean {
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
     try {

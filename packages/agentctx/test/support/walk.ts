@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { expect } from 'vitest';
-import { CLAUDE_BIN, claudeBinDir } from './claude.js';
+import { CLAUDE_BIN, claudeBinDir, processWithEnv } from './claude.js';
 import { assertIsolatedEnv, isolatedEnv, type RunResult, spawnCollect } from './cli.js';
 import { packInCopy } from './pack-copy.js';
 
@@ -156,27 +156,13 @@ export function bytes(path: string): Buffer | null {
   return existsSync(path) ? readFileSync(path) : null;
 }
 
-/** Whether a process other than this one runs with `HOME=<home>` (Linux /proc). */
-function runsAs(home: string): boolean {
-  const entry = `HOME=${home}\0`;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/environ`, 'latin1').includes(entry)) return true;
-    } catch {
-      // gone, or not ours
-    }
-  }
-  return false;
-}
-
 /**
  * Wait (never kill) until the detached work the user's hooks started (extraction,
  * consolidation) has ended: no process left with this HOME. False when `ms` ran out first.
  */
 export async function untilQuiet(home: string, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
-  while (runsAs(home)) {
+  while (processWithEnv(`HOME=${home}\0`)) {
     if (Date.now() > until) return false;
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -6,7 +6,7 @@ import { parseDataset } from '../dataset.js';
 import { formatHybridReport, runHybridBench } from '../hybrid.js';
 import { measureLatency } from '../latency.js';
 import { formatReport, runBench } from '../run.js';
-import { selectSplit } from '../split.js';
+import { SPLITS, selectSplit } from '../split.js';
 import { formatFeedbackReport, runUsageFeedback } from '../usage-feedback.js';
 
 const cmd = defineCommand({
@@ -27,7 +27,7 @@ const cmd = defineCommand({
     },
     split: {
       kind: 'choice',
-      choices: ['all', 'tune', 'validate'],
+      choices: SPLITS,
       default: 'all',
       help: 'the queries measured',
     },

@@ -62,6 +62,15 @@ interface Command<S extends Spec> {
 }
 
 /** A command with its option types inferred (choices as their literal types). */
+/** `--store DIR`: a store kept by `bench:scale --keep` (the benches run on one afterwards). */
+export const KEPT_STORE = {
+  kind: 'string',
+  default: '',
+  required: true,
+  help: 'a store kept by bench:scale --keep',
+  value: 'DIR',
+} as const satisfies StringOption;
+
 export const defineCommand = <const S extends Spec>(cmd: Command<S>): Command<S> => cmd;
 
 type Outcome<S extends Spec> =

@@ -6,6 +6,7 @@
  * codex` writes into `$CODEX_HOME/hooks.json`; `npm run gen:plugin` writes them and a test
  * fails when the committed files differ.
  */
+import { hookGroups } from '../claude/plugin-files.js';
 import type { HookSpec } from '../claude/settings-hook-entries.js';
 import { CODEX_HOOK_SPECS } from './hooks-file.js';
 
@@ -24,19 +25,9 @@ function codexLauncherCommand(...args: string[]): string {
 
 /** `hooks/codex-hooks.json`: Codex's hooks.json shape, one group per CODEX_HOOK_SPECS entry. */
 export function codexPluginHooks(specs: readonly HookSpec[] = CODEX_HOOK_SPECS): Record<string, unknown> {
-  const hooks: Record<string, Record<string, unknown>[]> = {};
-  for (const spec of specs) {
-    const args = ['hook', spec.slug, ...(spec.agent ? ['--agent', spec.agent] : [])];
-    const entry: Record<string, unknown> = {
-      type: 'command',
-      command: codexLauncherCommand(...args),
-      timeout: spec.timeout,
-    };
-    if (spec.async) entry.async = true;
-    const group = spec.matcher === undefined ? { hooks: [entry] } : { matcher: spec.matcher, hooks: [entry] };
-    hooks[spec.event] ??= [];
-    hooks[spec.event]!.push(group);
-  }
+  const hooks = hookGroups(specs, (spec) =>
+    codexLauncherCommand('hook', spec.slug, ...(spec.agent ? ['--agent', spec.agent] : [])),
+  );
   // Codex skips a hooks file with any top-level key but `hooks` and `description`
   return {
     description:

@@ -39,6 +39,15 @@ const ANSWER =
 const USER_MCP =
   '{\n  "mcpServers": {\n    "notes": { "type": "local", "command": "notes-mcp", "args": [] }\n  }\n}\n';
 
+/** agentctx's logs of this home, for a failure's message. */
+function logsOf(env: NodeJS.ProcessEnv): string {
+  const dir = resolvePaths(env as Record<string, string>).logs;
+  if (!existsSync(dir)) return '(no logs)';
+  return readdirSync(dir)
+    .map((f) => `--- ${f}\n${readFileSync(join(dir, f), 'utf8').slice(-3000)}`)
+    .join('\n');
+}
+
 const TASK = 'Find which settlement script the payments flow should run';
 const SUBAGENT_ANSWER = 'No settlement script exists yet; scripts/settle is empty.';
 
@@ -200,7 +209,7 @@ describe('agentctx inside a real copilot -p session', () => {
           d.close();
         }
       },
-      { timeoutMs: 60_000, what: 'the handover extracted after agentStop' },
+      { timeoutMs: 60_000, what: () => `the handover extracted after agentStop\n${logsOf(env)}` },
     );
     const bugfix = rows.find((r) => r.type === 'bugfix');
     expect(bugfix?.body).toContain('node settle-missing.js');

@@ -6,20 +6,14 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDb } from '../../storage/open.js';
-import { defineCommand, parseOrExit } from '../args.js';
+import { defineCommand, KEPT_STORE, parseOrExit } from '../args.js';
 import { BIN, benchEnv, storePath } from '../paths.js';
 
 const cmd = defineCommand({
   name: 'bench:claudemd',
   summary: "Write a CLAUDE.md from repo0's records into a store kept by bench:scale --keep.",
   options: {
-    store: {
-      kind: 'string',
-      default: '',
-      required: true,
-      help: 'a store kept by bench:scale --keep',
-      value: 'DIR',
-    },
+    store: KEPT_STORE,
     bin: { kind: 'string', default: BIN, help: 'the agentctx bin', value: 'PATH' },
   },
 });

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb } from '../../storage/open.js';
-import { defineCommand, parseOrExit } from '../args.js';
+import { defineCommand, KEPT_STORE, parseOrExit } from '../args.js';
 import { callJson, connect } from '../mcp-client.js';
 import { BIN, benchEnv, storePath } from '../paths.js';
 import { mulberry32, pick } from '../prng.js';
@@ -20,13 +20,7 @@ const cmd = defineCommand({
   name: 'measure:mcp-growth',
   summary: "The MCP server's memory over many calls on a kept bench:scale store (Linux).",
   options: {
-    store: {
-      kind: 'string',
-      default: '',
-      required: true,
-      help: 'a store kept by bench:scale --keep',
-      value: 'DIR',
-    },
+    store: KEPT_STORE,
     repo: { kind: 'string', default: 'repo0', help: "the project's folder in the store", value: 'NAME' },
     checkpoints: { kind: 'ints', default: [100, 1000, 3000, 10000], help: 'calls at which memory is read' },
     bin: { kind: 'string', default: BIN, help: 'the agentctx bin', value: 'PATH' },

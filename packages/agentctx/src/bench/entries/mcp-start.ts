@@ -6,7 +6,7 @@
 // instrumented copy) gets the median of each mark too.
 import { spawnSync } from 'node:child_process';
 import { join, relative } from 'node:path';
-import { defineCommand, parseOrExit } from '../args.js';
+import { defineCommand, KEPT_STORE, parseOrExit } from '../args.js';
 import { callJson, connect } from '../mcp-client.js';
 import { BIN, benchEnv, PACKAGE_ROOT } from '../paths.js';
 import { loadAverage, median } from '../proc.js';
@@ -15,13 +15,7 @@ const cmd = defineCommand({
   name: 'bench:mcp-start',
   summary: "The MCP server's cold start on a kept bench:scale store, builds side by side.",
   options: {
-    store: {
-      kind: 'string',
-      default: '',
-      required: true,
-      help: 'a store kept by bench:scale --keep',
-      value: 'DIR',
-    },
+    store: KEPT_STORE,
     bin: {
       kind: 'string',
       default: BIN,

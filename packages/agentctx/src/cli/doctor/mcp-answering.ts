@@ -8,6 +8,7 @@ import { enabledCodexPlugin } from '../../codex/plugin-install.js';
 import { AGENT_LABELS, type HookAgent } from '../../shared/agents.js';
 import { errorMessage } from '../../shared/errors.js';
 import { startMcpClient } from '../mcp-stdio-client.js';
+import { readJson } from './agents-checks.js';
 import { type Check, fail, ok } from './check.js';
 
 type Env = Record<string, string | undefined>;
@@ -25,15 +26,6 @@ interface McpCommand {
   args: string[];
   env: Record<string, string>;
   inherit?: string[];
-}
-
-function readJson(path: string): Record<string, unknown> | null {
-  try {
-    const v = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
 
 function strings(v: unknown): string[] {

@@ -209,7 +209,7 @@ describe('agentctx inside a real copilot -p session', () => {
           d.close();
         }
       },
-      { timeoutMs: 60_000, what: () => `the handover extracted after agentStop\n${logsOf(env)}` },
+      { timeoutMs: 120_000, what: () => `the handover extracted after agentStop\n${logsOf(env)}` },
     );
     const bugfix = rows.find((r) => r.type === 'bugfix');
     expect(bugfix?.body).toContain('node settle-missing.js');
@@ -248,7 +248,7 @@ describe('agentctx inside a real copilot -p session', () => {
       { timeoutMs: 30_000, what: () => `the decision judged used (last seen: ${JSON.stringify(last)})` },
     );
     expect(verdicts.find((v) => v.title === DECISION)?.verdict, JSON.stringify(verdicts)).toBe('used');
-  }, 90_000);
+  }, 180_000);
 
   it('uninstall removes its hook file and gives the MCP file back byte for byte', () => {
     const r = runAgentctx(['uninstall', '--agent', 'copilot'], { cwd: repo, env });

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordType } from '../shared/types.js';
 import { openDb } from '../storage/open.js';
+import { readRetirementCounters } from '../storage/retirement.js';
 import { BIN, benchEnv, fakeRepo, storePath } from './paths.js';
 import { mulberry32, pick, pickWeighted } from './prng.js';
 import { type SeedRecord, seedStore } from './seed.js';
@@ -134,7 +135,7 @@ export function prepareStore(dir: string, n: number): HookStore {
   const t0 = Date.now();
   const ids: string[] = [];
   seedStore(storePath(home), hookRecords(projectId, n, ids), { termDf: true });
-  writeDigest(home, projectId, ids, mulberry32(7));
+  writeDigest(home, projectId, ids, mulberry32(7), readRetirementCounters(storePath(home)).begun);
   const buildMs = Date.now() - t0;
   return { env, home, repo, buildMs, load: storeLoad(home), projectId };
 }
@@ -142,9 +143,16 @@ export function prepareStore(dir: string, n: number): HookStore {
 /**
  * A digest as consolidation would leave it: within the 1,500-token budget by the hook's
  * estimator (about 1,300; about 1,020 by the real tokenizer), so SessionStart injects it whole.
- * Nothing was retired through agentctx: its retirement stamp is 0.
+ * Stamped with the store's retirement count (the seeded superseded records were retired through
+ * the repository, which counts them), so SessionStart takes it as current.
  */
-function writeDigest(home: string, projectId: string, ids: readonly string[], rand: () => number): void {
+function writeDigest(
+  home: string,
+  projectId: string,
+  ids: readonly string[],
+  rand: () => number,
+  retireStamp: number,
+): void {
   const digests = join(home, '.agentctx', 'digests');
   mkdirSync(digests, { recursive: true });
   const lines = ['# Project context: app', ''];
@@ -160,7 +168,7 @@ function writeDigest(home: string, projectId: string, ids: readonly string[], ra
       ids,
       tokens: 1300,
       generated_at: new Date().toISOString(),
-      retire_stamp: 0,
+      retire_stamp: retireStamp,
     }),
   );
 }

@@ -4,6 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Db as Database } from '../../agentctx/src/database/sqlite.js';
 import { type RunningDashboard, startDashboard } from '../src/server/start.js';
 import { type Browser, chromiumPath, launch, screenshotDir } from './support/browser.js';
+import { graphGeometry, layoutFaults } from './support/geometry.js';
 import { withToken } from './support/http.js';
 import { type Seeded, seedStore } from './support/seed.js';
 
@@ -112,6 +113,13 @@ describe.skipIf(skipBrowser)('the dashboard in headless Chromium', () => {
     expect(spans.length).toBe(2);
     expect(spans[0]).toMatch(/^valid .+ → .+/);
     expect(spans[1]).toMatch(/→ now/);
+    // where each version came from, in words: never the store's raw source values
+    const raw = /\b(cli|llm_extraction|hook_observation|mcp_tool|import)\b/;
+    for (const s of spans) expect(s).not.toMatch(raw);
+    expect(await b.page.locator('article.record dl.facts').innerText()).not.toMatch(raw);
+    expect(await b.page.locator('article.record dl.facts').innerText()).toContain(
+      'by hand (CLI or dashboard)',
+    );
     await b.page.goto(`${dash.url}#/records/${seed.ids.tabs}`);
     await b.page.getByTestId('chain').waitFor();
     await expect.poll(() => b.page.locator('.record-list li').count()).toBe(6);
@@ -215,26 +223,17 @@ describe.skipIf(skipBrowser)('the dashboard in headless Chromium', () => {
     expect(refused.status).toBe(403);
   });
 
-  it('Graph: records and files coloured by type; clicking a node opens the record', async () => {
+  it('Graph: records and files coloured by type, all inside the view; clicking a node opens the record', async () => {
     await b.page.goto(`${dash.url}#/graph?history=1`);
-    await b.page.locator('[data-testid="graph"] canvas').waitFor();
-    await b.page.waitForFunction(() => window.agentctxGraph?.settled === true, undefined, {
-      timeout: 20_000,
-    });
+    const node = b.page.locator(`[data-testid="graph"] circle.node[data-id="${seed.ids.retry}"]`);
+    await node.waitFor();
     expect(await b.page.locator('.legend li').count()).toBeGreaterThanOrEqual(6);
+    expect(layoutFaults(await graphGeometry(b.page), 4)).toEqual([]);
+    // the seeded titles are short and few: every one is written out
+    const records = await b.page.locator('[data-testid="graph"] circle.node.record').count();
+    expect(await b.page.locator('text.graph-label.record').count()).toBe(records);
     await shot('graph');
-    const pos = await b.page.evaluate(
-      (id) => window.agentctxGraph?.screenPosition(id) ?? null,
-      seed.ids.retry,
-    );
-    expect(pos).not.toBeNull();
-    // force-graph finds the node under the pointer on a shadow canvas it repaints at most every
-    // 800 ms: hover, let it repaint, then click like a person would.
-    await b.page.mouse.move(pos!.x - 30, pos!.y - 30);
-    await b.page.waitForTimeout(900);
-    await b.page.mouse.move(pos!.x, pos!.y, { steps: 5 });
-    await b.page.waitForTimeout(900);
-    await b.page.mouse.click(pos!.x, pos!.y);
+    await node.click();
     await b.page.waitForURL(new RegExp(`#/records/${seed.ids.retry}`), { timeout: 10_000 });
     await expect
       .poll(() => b.page.locator('article.record h2').innerText())

@@ -209,6 +209,18 @@ function initRegistered(event) {
   const fs = require('node:fs');
   const path = require('node:path');
   const env = process.env;
+  const agentAt = process.argv.indexOf('--agent');
+  if (agentAt > 0 && process.argv[agentAt + 1] === 'codex') {
+    // the Codex plugin: init's entry in $CODEX_HOME/hooks.json is `agentctx hook EVENT --agent codex …`
+    const home = env.CODEX_HOME || path.join(env.HOME || require('node:os').homedir(), '.codex');
+    try {
+      return fs
+        .readFileSync(path.join(home, 'hooks.json'), 'utf8')
+        .includes(`"agentctx hook ${event} --agent codex`);
+    } catch {
+      return false;
+    }
+  }
   const configDir = env.CLAUDE_CONFIG_DIR || path.join(env.HOME || require('node:os').homedir(), '.claude');
   const project = env.CLAUDE_PROJECT_DIR || process.cwd();
   // init's entry: `agentctx hook EVENT 2>/dev/null || true` (or, from older versions, without the tail)

@@ -110,3 +110,47 @@ for (const { src, stdin, format, out, hook, split } of entries) {
     logLevel: 'warning',
   });
 }
+
+// The benchmarks (src/bench/entries, `npm run bench…`): one esbuild run for all of them, each
+// entry its own file under dist/bench/ (not published: package.json's `files` leaves it out).
+// Packages stay external (the MCP SDK client and the optional packages resolve from
+// node_modules, as they do in a checkout), so the bundles hold our code only and build in a
+// fraction of a second.
+const BENCH_ENTRIES = [
+  'src/bench/entries/agent-hooks.ts',
+  'src/bench/entries/all.ts',
+  'src/bench/entries/backfill.ts',
+  'src/bench/entries/claudemd.ts',
+  'src/bench/entries/cli-start.ts',
+  'src/bench/entries/consolidate.ts',
+  'src/bench/entries/faults.ts',
+  'src/bench/entries/hooks.ts',
+  'src/bench/entries/install-size.ts',
+  'src/bench/entries/lock-attribution.ts',
+  'src/bench/entries/mcp.ts',
+  'src/bench/entries/mcp-growth.ts',
+  'src/bench/entries/mcp-memory.ts',
+  'src/bench/entries/mcp-start.ts',
+  'src/bench/entries/plugin-hooks.ts',
+  'src/bench/entries/profile-hook.ts',
+  'src/bench/entries/profile-mcp-search.ts',
+  'src/bench/entries/retrieval.ts',
+  'src/bench/entries/scale.ts',
+  'src/bench/entries/scrub.ts',
+  'src/bench/entries/token-tax.ts',
+  'src/bench/entries/versus.ts',
+];
+await build({
+  absWorkingDir: root,
+  entryPoints: BENCH_ENTRIES,
+  outdir: 'dist/bench',
+  bundle: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  define: { __AGENTCTX_VERSION__: JSON.stringify(pkg.version) },
+  banner: { js: esmBanner },
+  legalComments: 'none',
+  logLevel: 'warning',
+});

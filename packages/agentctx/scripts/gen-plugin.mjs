@@ -1,5 +1,6 @@
-// Writes the Claude Code plugin's generated files (plugin/hooks/hooks.json, plugin/.mcp.json at
-// the repository root) from src/claude/plugin-files.ts, i.e. from the hook table `agentctx init`
+// Writes the plugin's generated files at the repository root: Claude Code's (plugin/hooks/hooks.json,
+// plugin/.mcp.json) from src/claude/plugin-files.ts and Codex's (plugin/hooks/codex-hooks.json,
+// plugin/codex-mcp.json) from src/codex/plugin-files.ts, i.e. from the hook tables `agentctx init`
 // uses. Run after changing HOOK_SPECS: `npm run gen:plugin`. `--check` only compares.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pluginDir = join(root, '..', '..', 'plugin');
 const out = join(tmpdir(), `agentctx-gen-plugin-${process.pid}.mjs`);
 await build({
-  entryPoints: [join(root, 'src', 'claude', 'plugin-files.ts')],
+  stdin: {
+    contents: [
+      "export { generatedPluginFiles } from './src/claude/plugin-files.ts';",
+      "export { generatedCodexPluginFiles } from './src/codex/plugin-files.ts';",
+    ].join('\n'),
+    resolveDir: root,
+    loader: 'ts',
+  },
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -20,7 +28,8 @@ await build({
 });
 let files;
 try {
-  files = (await import(pathToFileURL(out).href)).generatedPluginFiles();
+  const m = await import(pathToFileURL(out).href);
+  files = { ...m.generatedPluginFiles(), ...m.generatedCodexPluginFiles() };
 } finally {
   rmSync(out, { force: true });
 }

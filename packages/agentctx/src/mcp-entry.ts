@@ -1,14 +1,14 @@
 import { createApp } from './app/context.js';
 import { appendLog } from './app/log.js';
 import type { ToolContext } from './mcp/context.js';
-import { accountResult, ladderMarker, sessionIdFromEnv } from './mcp/context.js';
+import { accountResult, ladderMarker, serverContext } from './mcp/context.js';
 import { createProtocol, serveStdio } from './mcp/protocol.js';
 import { startSemantic } from './mcp/semantic.js';
 import { createTools, SERVER_INFO } from './mcp/server.js';
 import { errorMessage } from './shared/errors.js';
 
 /**
- * `agentctx mcp`: the stdio MCP server Claude Code spawns for one session, with the project as
+ * `agentctx mcp`: the stdio MCP server an agent spawns for one session, with the project as
  * its working directory. stdout carries protocol messages only, so anything that would print
  * through `console` goes to stderr instead.
  */
@@ -24,7 +24,7 @@ const logFailure = (what: string) => (err: unknown) => {
 process.on('uncaughtException', logFailure('uncaught exception'));
 process.on('unhandledRejection', logFailure('unhandled rejection'));
 
-const ctx: ToolContext = { app, sessionId: sessionIdFromEnv(app.env) };
+const ctx: ToolContext = serverContext(app);
 let closed = false;
 const shutdown = () => {
   if (closed) return;
@@ -50,7 +50,7 @@ serveStdio(
       send,
       onIgnored: (why) => process.stderr.write(`agentctx mcp: ignored ${why}\n`),
       // CONTRACTS.md §accounting: every tool result, success or failure
-      onToolResult: (result) => accountResult(ctx, result.content.map((c) => c.text).join('')),
+      onToolResult: (result, meta) => accountResult(ctx, result.content.map((c) => c.text).join(''), meta),
     }),
   process.stdin,
   process.stdout,

@@ -68,3 +68,18 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
     reload: () => setTick((t) => t + 1),
   };
 }
+
+/** The box's size in CSS pixels, followed as the window or the layout changes it. */
+export function useSize(ref: { current: HTMLElement | null }): { w: number; h: number } {
+  const [size, setSize] = useState({ w: 0, h: 0 });
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const read = () => setSize({ w: Math.floor(el.clientWidth), h: Math.floor(el.clientHeight) });
+    read();
+    const ro = new ResizeObserver(read);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref.current]);
+  return size;
+}

@@ -24,12 +24,35 @@ export function dateTime(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
 }
 
+/** The day alone, in the reader's locale (chart axes, where a full time would crowd). */
+export function dateOnly(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString();
+}
+
 export function usd(n: number): string {
   return `$${n.toFixed(n < 1 ? 4 : 2)}`;
 }
 
 export function int(n: number): string {
   return n.toLocaleString('en-US');
+}
+
+/**
+ * Where a record came from, in words (the store's `source` column; `agentctx show` words it the
+ * same way). The page never prints the raw value.
+ */
+const SOURCE_WORDS: Record<string, string> = {
+  llm_extraction: 'extracted from the session transcript',
+  hook_observation: 'seen by a hook in the session',
+  mcp_tool: 'the agent, through the MCP tool',
+  cli: 'by hand (CLI or dashboard)',
+  import: 'from the team file',
+};
+
+export function sourceWords(source: string): string {
+  return SOURCE_WORDS[source] ?? source;
 }
 
 /** One colour per record type (graph and badges share it). */

@@ -9,18 +9,21 @@ import { isEmptyObjectText, planJsonSettingsInstall, planJsonSettingsRemove } fr
 type Env = Record<string, string | undefined>;
 
 /**
- * Cursor and Copilot CLI, which cannot run here (Cursor's CLI is not on npm; Copilot CLI needs
- * a GitHub sign-in): their hook files as their documentation gives them, and their MCP files.
+ * Cursor and Copilot CLI: their hook files and their MCP files. Cursor cannot run here (its
+ * CLI is not on npm): its files are as its documentation gives them.
  *
  * Cursor (`~/.cursor/hooks.json`, `{"version": 1, "hooks": {"<event>": [{"command"}]}}`):
  * sessionStart can return `additional_context`; nothing else injects (beforeSubmitPrompt can
  * only allow or block a prompt). afterShellExecution and afterFileEdit carry what capture needs.
  * Its agent transcripts' format is not documented, so Stop extracts nothing.
  *
- * Copilot CLI (`~/.copilot/hooks/*.json`, entries `{"type": "command", "bash", "timeoutSec"}`,
- * `COPILOT_HOME` moving the folder): sessionStart and userPromptSubmitted, postToolUse for
- * capture, sessionEnd. Its payloads carry no session id and no transcript path, so injection is
- * per call (no dedup across a session) and nothing is extracted.
+ * Copilot CLI (measured with 1.0.102, offline against a custom provider): every *.json in
+ * `~/.copilot/hooks/` (`COPILOT_HOME` moves the folder), `{"version": 1, "hooks": {"<event>":
+ * [{"type": "command", "bash", "timeoutSec"}]}}`, loaded without folder trust, `copilot -p`
+ * included. sessionStart and userPromptSubmitted inject; postToolUse and postToolUseFailure
+ * capture; agentStop names the session's events.jsonl, from which Stop extracts; sessionEnd.
+ * subagentStart is left out: its payload names the agent, not its task, and a subagent's own
+ * userPromptSubmitted already carries the task (measured), which the prompt hook answers.
  */
 
 const home = (env: Env) => env.HOME || homedir();
@@ -45,6 +48,8 @@ export const COPILOT_HOOKS: readonly FlatHookSpec[] = [
   { event: 'sessionStart', entry: copilotEntry('session-start', 10) },
   { event: 'userPromptSubmitted', entry: copilotEntry('user-prompt-submit', 10) },
   { event: 'postToolUse', entry: copilotEntry('post-tool-use', 30) },
+  { event: 'postToolUseFailure', entry: copilotEntry('post-tool-use', 30) },
+  { event: 'agentStop', entry: copilotEntry('stop', 10) },
   { event: 'sessionEnd', entry: copilotEntry('session-end', 10) },
 ];
 

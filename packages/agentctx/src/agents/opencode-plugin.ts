@@ -16,6 +16,9 @@ type Env = Record<string, string | undefined>;
  * - `tool.execute.after`: capture;
  * - the `session.idle` event (end of a turn): the session's messages written as JSON lines to
  *   `<agentctx home>/opencode-sessions/<session>.jsonl`, then Stop, which extracts from them.
+ * - `dispose` (OpenCode tearing the plugin down before it exits; measured with `opencode run`,
+ *   after the last `session.idle`): SessionEnd for each session this plugin saw, in a detached
+ *   process OpenCode does not wait for, which starts consolidation.
  * A failing or missing agentctx never breaks OpenCode: every call is caught and yields nothing.
  */
 
@@ -60,6 +63,22 @@ function hook(event, payload) {
   });
 }
 
+// SessionEnd outlives OpenCode: a detached process with its payload on stdin, not waited for
+function endLater(payload) {
+  try {
+    const child = spawn('agentctx', ['hook', 'session-end', '--agent', 'opencode'], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      detached: true,
+    });
+    child.on('error', () => {});
+    child.stdin.on('error', () => {});
+    child.stdin.end(JSON.stringify(payload));
+    child.unref();
+  } catch {
+    // no agentctx: nothing to end
+  }
+}
+
 function sessionsDir() {
   return join(process.env.AGENTCTX_HOME || join(homedir(), '.agentctx'), 'opencode-sessions');
 }
@@ -73,6 +92,10 @@ export const AgentctxPlugin = async ({ client, directory }) => {
     return started.get(id); // one promise per session: concurrent callers share it
   };
   return {
+    dispose: async () => {
+      for (const id of started.keys()) endLater({ ...base(id, 'SessionEnd'), reason: 'exit' });
+      started.clear();
+    },
     'experimental.chat.system.transform': async (input, output) => {
       const id = input && input.sessionID;
       if (!id) return;

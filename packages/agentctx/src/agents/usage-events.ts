@@ -8,7 +8,8 @@ import { idsInResult, type UsageEvent } from '../claude/transcript-usage.js';
  * ids their results named. Coarser than Claude Code's usage reader (tool inputs are summaries),
  * but without it every record shown to these agents would be judged unused.
  */
-const MCP_TOOL = /(?:^|_)(ctx_search|ctx_get|ctx_related)$/;
+/** `mcp__agentctx__ctx_search` (Claude Code, Qwen), `agentctx-ctx_search` (Copilot CLI), bare. */
+const MCP_TOOL = /(?:^|[_-])(ctx_search|ctx_get|ctx_related)$/;
 /** A record id (a ULID). */
 const ULID = /\b[0-9A-HJKMNP-TV-Z]{26}\b/g;
 

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { readRegularFile } from '../files/regular-file.js';
+import { HOOK_AGENTS, isHookAgent } from '../shared/agents.js';
 import { AgentctxError } from '../shared/errors.js';
 
 export interface Config {
   llm: {
     enabled: boolean;
-    backend: 'auto' | 'api' | 'claude-cli' | 'off';
+    backend: 'auto' | 'api' | 'claude-cli' | 'codex-cli' | 'off';
     model: string;
     dailyCostCapUsd: number;
   };
@@ -21,6 +22,11 @@ export interface Config {
   redact: { extraPatterns: string[] };
   modelTier: 'default' | 'quality';
   reinforceThreshold: number;
+  /**
+   * `isolate`: agents whose records stay with them (app/agent-scope.ts). An isolated agent is
+   * shown only its own records, and no other agent is shown them. Empty: one shared store.
+   */
+  agents: { isolate: string[] };
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -30,6 +36,7 @@ export const DEFAULT_CONFIG: Config = {
   redact: { extraPatterns: [] },
   modelTier: 'default',
   reinforceThreshold: 3,
+  agents: { isolate: [] },
 };
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -79,7 +86,7 @@ export function saveConfig(path: string, config: Config): void {
 /** Settable keys: dotted path → how to parse a string value. */
 const CONFIG_KEYS: Record<string, (raw: string) => unknown> = {
   'llm.enabled': parseBool,
-  'llm.backend': (raw) => oneOf(raw, ['auto', 'api', 'claude-cli', 'off']),
+  'llm.backend': (raw) => oneOf(raw, ['auto', 'api', 'claude-cli', 'codex-cli', 'off']),
   'llm.model': (raw) => {
     if (!raw.trim()) throw new AgentctxError('invalid_input', 'llm.model must not be empty');
     return raw.trim();
@@ -100,6 +107,32 @@ const CONFIG_KEYS: Record<string, (raw: string) => unknown> = {
     if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
       throw new AgentctxError('invalid_input', 'redact.extraPatterns: expected a JSON list of strings');
     return v;
+  },
+  'agents.isolate': (raw) => {
+    // a comma-separated list or a JSON list of agent names; '' or [] shares everything again
+    const t = raw.trim();
+    let names: unknown = t.startsWith('[')
+      ? undefined
+      : t
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean);
+    if (names === undefined) {
+      try {
+        names = JSON.parse(t);
+      } catch {
+        names = null;
+      }
+    }
+    if (!Array.isArray(names) || !names.every((x) => typeof x === 'string'))
+      throw new AgentctxError('invalid_input', 'agents.isolate: expected agent names, e.g. codex,gemini');
+    const bad = names.filter((n) => !isHookAgent(n));
+    if (bad.length > 0)
+      throw new AgentctxError(
+        'invalid_input',
+        `agents.isolate: unknown agent ${JSON.stringify(bad[0])}; one of ${HOOK_AGENTS.join(', ')}`,
+      );
+    return [...new Set(names)];
   },
   modelTier: (raw) => oneOf(raw, ['default', 'quality']),
   reinforceThreshold: (raw) => {

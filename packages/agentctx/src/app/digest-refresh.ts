@@ -1,5 +1,6 @@
 import { writeStampedDigest } from '../core/digest/current-digest.js';
 import { composeDigest } from '../core/digest/digest.js';
+import { sharedWriters, writersOnly } from './agent-scope.js';
 import type { App } from './context.js';
 import { tryLock } from './lock.js';
 
@@ -21,7 +22,7 @@ export async function refreshDigest(app: App, waitMs = 60_000): Promise<boolean>
   try {
     const now = app.clock();
     const written = writeStampedDigest(app.db, app.paths.digests, app.project.id, () =>
-      composeDigest(app.db, app.project, { now }),
+      composeDigest(app.db, app.project, { now, ...writersOnly({ writers: sharedWriters(app.config) }) }),
     );
     return written.digest !== null;
   } finally {

@@ -2,20 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { search } from '../core/retrieval/search.js';
-import { type Db, openDb } from '../database/open.js';
-import { insertRecord } from '../database/records-repo.js';
-
-/** A deterministic PRNG so every run builds the same synthetic store. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { openDb } from '../database/open.js';
+import { mulberry32, type Rand } from './prng.js';
+import { type SeedRecord, seedRecords } from './seed.js';
 
 const COMMON = `the a to of and in we use for is on with that this it be as by not when from should
   build test cache config error fix api server client request response database query index file module
@@ -23,7 +12,7 @@ const COMMON = `the a to of and in we use for is on with that this it be as by n
   format schema migration table column record search retry timeout log metric worker queue job`.split(/\s+/);
 
 /** A lexicon of common words plus invented rare ones, drawn with a Zipf-like skew. */
-function makeWords(rand: () => number): () => string {
+function makeWords(rand: Rand): () => string {
   const rare: string[] = [];
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   for (let i = 0; i < 20000; i++) {
@@ -36,31 +25,28 @@ function makeWords(rand: () => number): () => string {
   return () => lexicon[Math.floor(lexicon.length * rand() ** 3)] ?? 'x';
 }
 
-function fill(db: Db, n: number, word: () => string, rand: () => number): void {
+/** `n` records, 10% of another project; a project keeps one current handover, the latest. */
+function* records(n: number, word: () => string, rand: Rand): Generator<SeedRecord> {
   const types = ['decision', 'convention', 'bugfix', 'discovery', 'preference', 'handover'] as const;
-  const tx = db.transaction(() => {
-    for (let i = 0; i < n; i++) {
-      const title = Array.from({ length: 8 }, word).join(' ');
-      const body = Array.from({ length: 40 + Math.floor(rand() * 80) }, word).join(' ');
-      const at = new Date(Date.UTC(2026, 0, 1) + Math.floor(rand() * 300) * 86400000).toISOString();
-      insertRecord(db, {
-        id: `r${i}`,
-        project_id: i % 10 === 0 ? 'other' : 'p',
-        type: types[i % types.length]!,
-        title,
-        body,
-        scope: 'project',
-        pinned: 0,
-        confidence: 'explicit',
-        reinforce_count: 0,
-        valid_from: at,
-        recorded_at: at,
-        source: 'import',
-        session_id: null,
-      });
-    }
-  });
-  tx();
+  const handover = new Set<string>();
+  for (let i = 0; i < n; i++) {
+    const title = Array.from({ length: 8 }, word).join(' ');
+    const body = Array.from({ length: 40 + Math.floor(rand() * 80) }, word).join(' ');
+    const at = new Date(Date.UTC(2026, 0, 1) + Math.floor(rand() * 300) * 86400000).toISOString();
+    const project = i % 10 === 0 ? 'other' : 'p';
+    const type = types[i % types.length] as (typeof types)[number];
+    const retired = type === 'handover' && handover.has(project);
+    if (type === 'handover') handover.add(project);
+    yield {
+      id: `r${i}`,
+      project_id: project,
+      type,
+      title,
+      body,
+      valid_from: at,
+      superseded_at: retired ? at : null,
+    };
+  }
 }
 
 interface LatencyReport {
@@ -76,9 +62,9 @@ export function measureLatency(n: number, runs = 50): LatencyReport {
   const dir = mkdtempSync(join(tmpdir(), 'agentctx-latency-'));
   const db = openDb(join(dir, 'agentctx.db'));
   try {
-    const rand = prng(42);
+    const rand = mulberry32(42);
     const word = makeWords(rand);
-    fill(db, n, word, rand);
+    seedRecords(db, records(n, word, rand));
     const now = new Date('2026-12-01T00:00:00Z');
     const time = (query: string) => {
       const t: number[] = [];

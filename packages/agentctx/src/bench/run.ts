@@ -5,7 +5,7 @@ import { baselineSearch, search } from '../core/retrieval/search.js';
 import type { SearchOptions } from '../core/retrieval/search-types.js';
 import { toolSearchOptions } from '../core/retrieval/tool-search.js';
 import { type Db, openDb } from '../database/open.js';
-import { insertRecord } from '../database/records-repo.js';
+import { closeRecord, insertRecord, linkSuccessor } from '../database/records-repo.js';
 import type { BenchDataset } from './dataset.js';
 import { type HookMetrics, type HookOutcome, hookOutcome, meanHookMetrics } from './hook-path.js';
 import { type Metrics, meanMetrics, scoreQuery } from './metrics.js';
@@ -55,15 +55,13 @@ export function loadDataset(db: Db, data: BenchDataset): Date {
   const order = (r: BenchDataset['records'][number]) => (currentKey(r) ? Date.parse(r.valid_from) : 0);
   const records = [...data.records].sort((a, b) => order(a) - order(b));
   const current = new Map<string, string>();
-  const close = db.prepare('UPDATE records SET superseded_at = ? WHERE id = ?');
-  const link = db.prepare('UPDATE records SET superseded_by = ? WHERE id = ?');
   const tx = db.transaction(() => {
     for (const r of records) {
       const t = Date.parse(r.valid_from);
       if (t > newest) newest = t;
       const key = currentKey(r);
       const before = key ? current.get(key) : undefined;
-      if (before) close.run(new Date(t).toISOString(), before);
+      if (before) closeRecord(db, before, new Date(t).toISOString());
       insertRecord(db, {
         id: r.id,
         project_id: r.project,
@@ -80,7 +78,7 @@ export function loadDataset(db: Db, data: BenchDataset): Date {
         session_id: null,
       });
       if (!key) continue;
-      if (before) link.run(r.id, before);
+      if (before) linkSuccessor(db, before, r.id);
       current.set(key, r.id);
     }
   });
@@ -168,7 +166,7 @@ function hookRow(label: string, m: HookMetrics): string {
 }
 
 /** Which caller's path a report leads with: the prompt hook, `ctx_search`, or the engine alone. */
-export type BenchPath = 'hook' | 'mcp' | 'engine';
+type BenchPath = 'hook' | 'mcp' | 'engine';
 
 /**
  * The human-readable tables: the hook path first (path `hook`), then the engine (and, path

@@ -6,7 +6,7 @@ import type { BenchDataset, BenchQuery } from './dataset.js';
  * first 60% of project names, sorted, tune (conversations 1–3 of 5), the rest validate. A
  * dataset of fewer projects splits its queries in halves by a stable hash of the query id.
  */
-export type Split = 'all' | 'tune' | 'validate';
+type Split = 'all' | 'tune' | 'validate';
 
 export const SPLITS: readonly Split[] = ['all', 'tune', 'validate'];
 

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { AgentctxError } from '../shared/errors.js';
+import { findOnPath } from '../shared/find-on-path.js';
 import {
   appendMember,
   applyEdit,
@@ -131,18 +131,7 @@ export function planUnregisterMcp(
 
 /** The `claude` executable on PATH, found with file checks only (no shell). */
 export function findClaudeCli(env: Env): string | null {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, 'claude');
-    try {
-      if (!statSync(candidate).isFile()) continue;
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
+  return findOnPath('claude', env);
 }
 
 /** `claude mcp add --scope user agentctx -- agentctx mcp`; returns an error text or null. */

@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readRegularTail } from '../files/regular-file.js';
-import { blockText, EDIT_TOOLS, isObject, type Json } from './transcript-json.js';
+import { jsonObjectLines } from './transcript.js';
+import { blockText, EDIT_TOOLS, isObject } from './transcript-json.js';
 
 /**
  * A transcript read for usage evidence (core/usage): what the developer typed, what the
@@ -73,15 +74,8 @@ type TranscriptSide = 'main' | 'sidechain' | 'subagent';
 export function parseUsageEvents(text: string, side: TranscriptSide = 'main'): UsageEvent[] {
   const events: UsageEvent[] = [];
   const pending = new Map<string, Pending>();
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    let obj: unknown;
-    try {
-      obj = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (!isObject(obj) || !isObject(obj.message)) continue;
+  for (const obj of jsonObjectLines(text).objects) {
+    if (!isObject(obj.message)) continue;
     if (side === 'main' && obj.isSidechain === true) continue;
     if (side === 'sidechain' && obj.isSidechain !== true) continue;
     const at = typeof obj.timestamp === 'string' ? obj.timestamp : null;

@@ -13,7 +13,6 @@ import {
   installJsonAgent,
   type JsonAgentInstallReport,
   type JsonAgentUninstallReport,
-  jsonAgentHooks,
   uninstallJsonAgent,
 } from '../agents/json-install.js';
 import {

@@ -7,13 +7,8 @@ import {
   installIntoCodex,
   uninstallFromCodex,
 } from '../codex/install.js';
-import { AgentctxError } from '../shared/errors.js';
 
 type Env = Record<string, string | undefined>;
-
-/** The agents `init --agent` takes; `all` is every one found on the machine. */
-const INIT_AGENTS = ['claude-code', 'codex', 'all'] as const;
-type InitAgent = (typeof INIT_AGENTS)[number];
 
 /** Is Codex on this machine: its home folder, or the `codex` command on PATH? */
 export function codexFound(env: Env): boolean {
@@ -21,15 +16,19 @@ export function codexFound(env: Env): boolean {
 }
 
 export function codexInitLines(r: CodexInstallReport): string[] {
-  const hooks = r.hooks.changed
-    ? `codex hooks: ${[
-        r.hooks.added.length ? `added ${r.hooks.added.join(', ')}` : '',
-        r.hooks.updated.length ? `updated ${r.hooks.updated.join(', ')}` : '',
-      ]
-        .filter(Boolean)
-        .join('; ')} (${r.hooks.path})`
-    : `codex hooks: already set up (${r.hooks.path})`;
-  const mcp = `codex mcp server: ${r.mcp.changed ? 'added [mcp_servers.agentctx]' : 'already set up'} (${r.mcp.path})`;
+  const hooks = r.plugin
+    ? `codex hooks: brought by the Codex plugin ${r.plugin} (nothing written to ${r.hooks.path})`
+    : r.hooks.changed
+      ? `codex hooks: ${[
+          r.hooks.added.length ? `added ${r.hooks.added.join(', ')}` : '',
+          r.hooks.updated.length ? `updated ${r.hooks.updated.join(', ')}` : '',
+        ]
+          .filter(Boolean)
+          .join('; ')} (${r.hooks.path})`
+      : `codex hooks: already set up (${r.hooks.path})`;
+  const mcp = r.plugin
+    ? `codex mcp server: brought by the Codex plugin ${r.plugin}`
+    : `codex mcp server: ${r.mcp.changed ? 'added [mcp_servers.agentctx]' : 'already set up'} (${r.mcp.path})`;
   const t = r.trust;
   const trust =
     t.status === 'trusted'
@@ -50,6 +49,11 @@ export function codexUninstallLines(r: CodexUninstallReport): string[] {
     r.config.changed
       ? `codex config: removed ${r.config.removed.map((w) => (w === 'mcp' ? '[mcp_servers.agentctx]' : `trust of ${w}`)).join(', ')} (${r.config.path}${r.config.deleted ? ', deleted: init created it' : ''})`
       : `codex config: nothing of ours in ${r.config.path}`,
+    ...(r.plugin
+      ? [
+          `codex plugin: ${r.plugin} stays installed (its hooks now untrusted): codex plugin remove ${r.plugin}`,
+        ]
+      : []),
   ];
 }
 

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isolatedAgents } from '../app/agent-scope.js';
 import { agentSeen, ago } from '../app/agent-seen.js';
 import type { App } from '../app/context.js';
 import { claudeJsonPath, mcpState } from '../claude/mcp-registration.js';
@@ -7,7 +8,9 @@ import { findCodexCli, listHooks, openAppServer } from '../codex/app-server.js';
 import { hasTable, MCP_TABLE } from '../codex/config-file.js';
 import { codexConfigPath, codexHome, codexHooksPath } from '../codex/hooks-file.js';
 import { codexInstalledHooks, ourCodexHooks } from '../codex/install.js';
+import { enabledCodexPlugin } from '../codex/plugin-install.js';
 import { AGENT_LABELS, type HookAgent } from '../shared/agents.js';
+import { mcpAnswering } from './doctor/mcp-answering.js';
 import { otherAgentsStatus } from './status-other-agents.js';
 
 /** One agent as `status` lists it. */
@@ -18,6 +21,10 @@ export interface AgentStatus {
   /** Hooks the agent will run: all of them where it asks for no trust; null when not checked. */
   trusted: { trusted: number; of: number } | null;
   mcp: boolean;
+  /** status --verbose: whether the MCP server it registered answers, in words. */
+  mcp_answering?: string;
+  /** Its records are kept to itself (`agents.isolate`): shown only to it, and it sees only them. */
+  isolated?: boolean;
   last_session: { session_id: string; at: string } | null;
 }
 
@@ -42,7 +49,10 @@ async function codexTrust(a: App, registered: number): Promise<AgentStatus['trus
 }
 
 /** Each agent: registered, hooks trusted, MCP server registered, the last session its hooks saw. */
-export async function agentsStatus(a: App): Promise<{ json: { agents: AgentStatus[] }; lines: string[] }> {
+export async function agentsStatus(
+  a: App,
+  opts: { probeMcp?: boolean } = {},
+): Promise<{ json: { agents: AgentStatus[] }; lines: string[] }> {
   const reg = registration(a.env, a.project.root);
   const claudeHooks = [...new Set(reg.init.flatMap((i) => i.events))];
   let claudeMcp = reg.plugin.length > 0;
@@ -54,7 +64,9 @@ export async function agentsStatus(a: App): Promise<{ json: { agents: AgentStatu
   const codexHooks = Object.keys(codexInstalledHooks(a.env));
   let codexMcp = false;
   try {
-    codexMcp = hasTable(read(codexConfigPath(a.env)) ?? '', MCP_TABLE);
+    const config = read(codexConfigPath(a.env)) ?? '';
+    // the Codex plugin brings its server with it (codex-mcp.json); its hooks are counted above
+    codexMcp = enabledCodexPlugin(config) !== null || hasTable(config, MCP_TABLE);
   } catch {
     codexMcp = false;
   }
@@ -75,6 +87,15 @@ export async function agentsStatus(a: App): Promise<{ json: { agents: AgentStatu
     },
     ...otherAgentsStatus(a),
   ];
+  if (opts.probeMcp) {
+    const answering = await mcpAnswering(a);
+    for (const s of agents) {
+      const said = answering.get(s.agent);
+      if (said) s.mcp_answering = said;
+    }
+  }
+  const isolated = isolatedAgents(a.config);
+  for (const s of agents) if (isolated.includes(s.agent)) s.isolated = true;
   const now = a.clock();
   const lines = agents
     .filter(
@@ -82,6 +103,7 @@ export async function agentsStatus(a: App): Promise<{ json: { agents: AgentStatu
         s.hooks.length > 0 ||
         s.mcp ||
         s.last_session ||
+        s.isolated ||
         (s.agent === 'codex' && existsSync(codexHome(a.env))),
     )
     .map((s) => {
@@ -92,7 +114,8 @@ export async function agentsStatus(a: App): Promise<{ json: { agents: AgentStatu
             ? `${s.trusted.trusted}/${s.trusted.of} trusted`
             : 'trust not checked (codex not on PATH)'
           : '',
-        s.mcp ? 'MCP server registered' : 'no MCP server',
+        s.mcp_answering ?? (s.mcp ? 'MCP server registered' : 'no MCP server'),
+        s.isolated ? 'its records kept to itself (agents.isolate)' : '',
         s.last_session
           ? `last session ${ago(s.last_session.at, now)} (${s.last_session.session_id})`
           : 'no session seen yet',

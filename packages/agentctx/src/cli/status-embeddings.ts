@@ -1,5 +1,5 @@
 import { vectorWorkOff } from '../app/ladder.js';
-import { packageInstalled, type SemanticConfig } from '../app/semantic.js';
+import type { SemanticConfig } from '../app/semantic.js';
 import { resolveSemanticPackage, sqliteVecEntry, TRANSFORMERS } from '../app/semantic-runtime.js';
 import { countPending } from '../core/consolidation/backfill.js';
 import type { Db } from '../database/open.js';

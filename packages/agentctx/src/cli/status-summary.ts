@@ -10,6 +10,8 @@ interface SummaryInput {
   registered: boolean;
   registration: string;
   incognito: boolean;
+  /** Agents whose records are kept to themselves (`agents.isolate`), as people name them. */
+  isolated: string[];
   readOnly: string | null;
   counts: Record<string, number>;
   unconfirmed: number;
@@ -50,6 +52,9 @@ export function summaryLines(s: SummaryInput): string[] {
     `${s.name}: ${state}${s.registered ? ` (${s.registration})` : ': run `agentctx init` (the plugin route is in the README)'}${s.isGit ? '' : '; no git repository here, so this folder is the project'}`,
     `knows     ${count(total, 'record')} here${kinds.length ? ` (${kinds.join(', ')})` : ''}${s.unconfirmed ? `, ${s.unconfirmed} unconfirmed` : ''}; ${count(s.global, 'record')} in your global profile`,
     `cost      $${s.spentToday.toFixed(4)} today of the $${s.cap} daily cap; $${s.spentAll.toFixed(4)} over ${count(s.sessions, 'session')}; ${extraction}`,
+    ...(s.isolated.length > 0
+      ? [`scope     ${s.isolated.join(', ')}: own records only, kept from the other agents (agents.isolate)`]
+      : []),
     `needs you ${s.review.total === 0 ? 'nothing' : s.review.line}`,
     ...s.notices.map((n) => `notice    ${n}`),
     ...s.warnings.map((w) => `warning   ${w}`),

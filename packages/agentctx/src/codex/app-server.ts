@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { findOnPath } from '../shared/find-on-path.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -20,22 +19,13 @@ export interface CodexHookEntry {
   trustStatus: 'managed' | 'untrusted' | 'trusted' | 'modified';
   enabled: boolean;
   sourcePath: string;
+  /** The plugin holding the hook (`agentctx@agentctx`), for a plugin's hooks. */
+  pluginId?: string | null;
 }
 
 /** The `codex` executable on PATH, or null. */
 export function findCodexCli(env: Env): string | null {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, 'codex');
-    try {
-      if (!statSync(candidate).isFile()) continue;
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
+  return findOnPath('codex', env);
 }
 
 interface AppServer {

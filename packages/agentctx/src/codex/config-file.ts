@@ -25,8 +25,21 @@ export function mcpTable(eol: string): string {
   ].join(eol);
 }
 
+/**
+ * A hook's trust record. A plugin's hook has a two-part hash in `hooks/list`
+ * (`sha256:<hook>/sha256:<plugin files>`), which Codex records as `trusted_hash` and
+ * `trusted_content_hash` (measured: its own writer's output for a plugin's hooks).
+ */
 export function trustTable(key: string, hash: string, eol: string): string {
-  return [`[hooks.state.${tomlKey(key)}]`, `trusted_hash = ${tomlString(hash)}`, ''].join(eol);
+  const slash = hash.indexOf('/');
+  const lines =
+    slash < 0
+      ? [`trusted_hash = ${tomlString(hash)}`]
+      : [
+          `trusted_hash = ${tomlString(hash.slice(0, slash))}`,
+          `trusted_content_hash = ${tomlString(hash.slice(slash + 1))}`,
+        ];
+  return [`[hooks.state.${tomlKey(key)}]`, ...lines, ''].join(eol);
 }
 
 /** One edit init made: `added` appended at the end, or `added` in place of `removed`. */

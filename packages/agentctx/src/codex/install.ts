@@ -16,6 +16,7 @@ import {
 } from './app-server.js';
 import { MCP_TABLE, mcpTable, type TomlEdit, trustTable, undoEdits, upsertTable } from './config-file.js';
 import { CODEX_HOOK_SPECS, codexConfigPath, codexHome, codexHooksPath } from './hooks-file.js';
+import { CODEX_PLUGIN_NAME, enabledCodexPlugin } from './plugin-install.js';
 import { lineEnding } from './toml-text.js';
 
 type Env = Record<string, string | undefined>;
@@ -59,16 +60,22 @@ export interface CodexInstallReport {
   hooks: { path: string; changed: boolean; added: string[]; updated: string[] };
   mcp: { path: string; changed: boolean };
   trust: CodexTrustReport;
+  /** The agentctx Codex plugin, when Codex has it enabled: it brings the hooks and the server. */
+  plugin?: string;
 }
 
 const trustPath = (key: string) => ['hooks', 'state', key];
 
-/** Our hooks among Codex's list: commands `agentctx hook …` in our hooks.json. */
+/** Our hooks among Codex's list: commands `agentctx hook …` in our hooks.json, or the plugin's. */
 export function ourCodexHooks(entries: readonly CodexHookEntry[], hooksPath: string): CodexHookEntry[] {
   return entries.filter(
-    (e) => e.sourcePath === hooksPath && (e.command ?? '').trim().startsWith('agentctx hook '),
+    (e) =>
+      (e.sourcePath === hooksPath && (e.command ?? '').trim().startsWith('agentctx hook ')) ||
+      isPluginHook(e),
   );
 }
+
+const isPluginHook = (e: CodexHookEntry) => (e.pluginId ?? '').startsWith(`${CODEX_PLUGIN_NAME}@`);
 
 /**
  * Trust agentctx's hooks through Codex's app server: `hooks/list` for their keys and hashes,
@@ -77,7 +84,12 @@ export function ourCodexHooks(entries: readonly CodexHookEntry[], hooksPath: str
  * line endings, dotted keys) and Codex is asked again whether they are trusted. When it says
  * no, Codex's own text is put back.
  */
-async function trust(env: Env, cwd: string, configPath: string, hooksPath: string) {
+async function trust(
+  env: Env,
+  cwd: string,
+  configPath: string,
+  pick: (entries: readonly CodexHookEntry[]) => CodexHookEntry[],
+) {
   const codex = findCodexCli(env);
   const none = { edits: [] as TomlEdit[] };
   if (!codex)
@@ -89,7 +101,7 @@ async function trust(env: Env, cwd: string, configPath: string, hooksPath: strin
   try {
     server = await openAppServer(codex, { env, cwd });
     const listed = await listHooksWithWarnings(server, cwd);
-    const ours = ourCodexHooks(listed.hooks, hooksPath);
+    const ours = pick(listed.hooks);
     if (ours.length === 0) {
       const why = listed.warnings.length ? `: ${listed.warnings.join('; ')}` : '';
       const reason = `codex does not list the hooks${why}`;
@@ -111,7 +123,7 @@ async function trust(env: Env, cwd: string, configPath: string, hooksPath: strin
         if (r.edit) edits.push(r.edit);
       }
       writeUserFile(configPath, text, 0o600);
-      const after = ourCodexHooks(await listHooks(server, cwd), hooksPath);
+      const after = pick(await listHooks(server, cwd));
       if (after.every((e) => e.trustStatus === 'trusted' || e.trustStatus === 'managed'))
         return { edits, report: { status: 'trusted', keys } as CodexTrustReport };
     } catch {
@@ -133,7 +145,10 @@ async function trust(env: Env, cwd: string, configPath: string, hooksPath: strin
 /**
  * Register agentctx with Codex: hooks in `$CODEX_HOME/hooks.json`, the MCP server in
  * config.toml, and trust for the hooks. Both files are read and planned before anything is
- * written, so a malformed file stops the run with nothing changed.
+ * written, so a malformed file stops the run with nothing changed. When Codex has agentctx's
+ * plugin enabled (`codex plugin add`), the plugin brings the hooks and the server: init writes
+ * neither and only trusts the plugin's hooks, which Codex otherwise skips as it skips any
+ * untrusted hook (as init stays out of the Claude Code plugin's way).
  */
 export async function installIntoCodex(opts: {
   env: Env;
@@ -144,8 +159,13 @@ export async function installIntoCodex(opts: {
   const configPath = codexConfigPath(opts.env);
   const hooksText = readOrNull(hooksPath);
   const configText = readOrNull(configPath);
-  const hooksPlan = planInstallHooks(hooksText, hooksPath, CODEX_HOOK_SPECS);
-  const mcp = upsertTable(configText ?? '', MCP_TABLE, mcpTable(lineEnding(configText ?? '')), 'mcp');
+  const plugin = enabledCodexPlugin(configText ?? '');
+  const hooksPlan = plugin
+    ? { changed: false, text: hooksText ?? '', added: [], updated: [], emptyBefore: {} }
+    : planInstallHooks(hooksText, hooksPath, CODEX_HOOK_SPECS);
+  const mcp = plugin
+    ? { text: configText ?? '', edit: null }
+    : upsertTable(configText ?? '', MCP_TABLE, mcpTable(lineEnding(configText ?? '')), 'mcp');
   const all = readState(opts.stateFile);
   const st: CodexState = all[configPath] ?? {};
   if (st.hooksExisted === undefined) st.hooksExisted = hooksText !== null;
@@ -157,7 +177,9 @@ export async function installIntoCodex(opts: {
   st.edits = [...(st.edits ?? []), ...(mcp.edit ? [mcp.edit] : [])];
   all[configPath] = st;
   writeState(opts.stateFile, all);
-  const t = await trust(opts.env, opts.cwd, configPath, hooksPath);
+  const t = await trust(opts.env, opts.cwd, configPath, (entries) =>
+    plugin ? entries.filter((e) => e.pluginId === plugin) : ourCodexHooks(entries, hooksPath),
+  );
   st.edits = [...st.edits, ...t.edits];
   writeState(opts.stateFile, { ...readState(opts.stateFile), [configPath]: st });
   return {
@@ -170,12 +192,15 @@ export async function installIntoCodex(opts: {
     },
     mcp: { path: configPath, changed: mcp.edit !== null },
     trust: t.report,
+    ...(plugin ? { plugin } : {}),
   };
 }
 
 export interface CodexUninstallReport {
   hooks: { path: string; changed: boolean; removed: string[]; deleted: boolean };
   config: { path: string; changed: boolean; removed: string[]; deleted: boolean };
+  /** The agentctx Codex plugin, still installed (Codex's own command removes it). */
+  plugin?: string;
 }
 
 /** Remove what installIntoCodex added, and only that. */
@@ -212,18 +237,29 @@ export function uninstallFromCodex(opts: { env: Env; stateFile: string }): Codex
   }
   delete all[configPath];
   if (existsSync(opts.stateFile)) writeState(opts.stateFile, all);
+  const plugin = enabledCodexPlugin(readOrNull(configPath) ?? '');
   return {
     hooks: { path: hooksPath, changed: hooksPlan.changed, removed: hooksPlan.removed, deleted: hooksDeleted },
     config: { path: configPath, ...config },
+    ...(plugin ? { plugin } : {}),
   };
 }
 
-/** agentctx's hook commands in Codex's hooks.json, by event (status, doctor). */
+/**
+ * agentctx's hook commands in Codex's hooks.json, by event (status, doctor); when there are none
+ * and Codex has the agentctx plugin enabled, the plugin's events (its hooks file is generated
+ * from the same table).
+ */
 export function codexInstalledHooks(env: Env): Record<string, string[]> {
   const p = codexHooksPath(env);
+  let hooks: Record<string, string[]> = {};
   try {
-    return installedHooks(readOrNull(p), p);
+    hooks = installedHooks(readOrNull(p), p);
   } catch {
-    return {};
+    hooks = {};
   }
+  if (Object.keys(hooks).length > 0) return hooks;
+  const plugin = enabledCodexPlugin(readOrNull(codexConfigPath(env)) ?? '');
+  if (!plugin) return hooks;
+  return Object.fromEntries(CODEX_HOOK_SPECS.map((s) => [s.event, [`plugin ${plugin}`]]));
 }

@@ -1,13 +1,14 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type RunOutcome, runChild } from './child-run.js';
 import { claudeConfigDir } from './claude-detect.js';
 import {
   jsonFromText,
   type LlmClient,
   LlmError,
   type LlmUsage,
+  retryable,
   type StructuredRequest,
   type StructuredResponse,
 } from './client.js';
@@ -22,10 +23,7 @@ import { costOf } from './pricing.js';
  *   `--strict-mcp-config` with an empty `--mcp-config`, so no MCP servers; `--tools ""`;
  * - it runs in a fresh scratch directory with `--no-session-persistence`, so no transcript is
  *   written, and a transcript folder for the scratch directory is removed afterwards anyway;
- * - a hard timeout kills its whole process group (it is started as a group leader), and so
- *   does this process exiting while it runs. Where coreutils' `timeout` exists, the run is
- *   started under it too, with a little more time: if this process is killed outright
- *   (SIGKILL runs no exit handler), the nested session still ends.
+ * - a hard timeout kills its whole process group (child-run.ts).
  * The answer comes back through `--json-schema` (Claude Code's StructuredOutput tool) with the
  * record_context schema; the same JSON in the result text is accepted too.
  */
@@ -56,8 +54,6 @@ const SESSION_VARS = [
   'CLAUDE_ENV_FILE',
   'CLAUDE_CODE_SSE_PORT',
 ];
-
-const MAX_STDOUT = 8 * 1024 * 1024;
 
 function nestedEnv(env: Env): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
@@ -95,83 +91,6 @@ function claudeArgs(req: StructuredRequest, model: string): string[] {
 /** Claude Code's transcript folder name for a working directory. */
 function projectFolderName(dir: string): string {
   return dir.replace(/[^A-Za-z0-9]/g, '-');
-}
-
-interface RunOutcome {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  pid: number | undefined;
-}
-
-function killGroup(pid: number | undefined): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-}
-
-/** coreutils' `timeout`, where the system has it (not on Windows, nor on a stock macOS). */
-const TIMEOUT_BINS = ['/usr/bin/timeout', '/bin/timeout'];
-
-/** Seconds the `timeout` backstop allows past our own timer, and before its SIGKILL. */
-const BACKSTOP_GRACE_S = 5;
-
-/** The command line for one run: under `timeout` when available, else the CLI itself. */
-function boundedCommand(bin: string, args: string[], timeoutMs: number): [string, string[]] {
-  const backstop = process.platform === 'win32' ? undefined : TIMEOUT_BINS.find((p) => existsSync(p));
-  if (!backstop) return [bin, args];
-  const seconds = Math.ceil(timeoutMs / 1000) + BACKSTOP_GRACE_S;
-  return [backstop, ['-k', String(BACKSTOP_GRACE_S), String(seconds), bin, ...args]];
-}
-
-function runOnce(opts: ClaudeCliOptions, args: string[], input: string, cwd: string): Promise<RunOutcome> {
-  return new Promise((resolve) => {
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    const [command, argv] = boundedCommand(opts.bin, args, opts.timeoutMs ?? 120_000);
-    const child = spawn(command, argv, {
-      cwd,
-      env: nestedEnv(opts.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-    });
-    const onExit = () => killGroup(child.pid);
-    process.once('exit', onExit);
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid);
-    }, opts.timeoutMs ?? 120_000);
-    child.stdout.on('data', (d: Buffer) => {
-      if (stdout.length < MAX_STDOUT) stdout += d.toString('utf8');
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString('utf8')).slice(-4000);
-    });
-    child.stdin.on('error', () => {});
-    child.stdin.end(input);
-    const done = (code: number | null, signal: NodeJS.Signals | null) => {
-      clearTimeout(timer);
-      process.removeListener('exit', onExit);
-      // whatever it started goes with it
-      killGroup(child.pid);
-      resolve({ code, signal, stdout, stderr, timedOut, pid: child.pid });
-    };
-    child.on('error', (err) => {
-      stderr += String(err);
-      done(null, null);
-    });
-    child.on('close', done);
-  });
 }
 
 function num(v: unknown): number {
@@ -219,12 +138,6 @@ function parseResult(out: RunOutcome, model: string): StructuredResponse {
   return { output, usage, costUsd: cost, model: models[0] ?? model };
 }
 
-function retryable(err: unknown): boolean {
-  if (!(err instanceof LlmError)) return false;
-  if (err.status === undefined) return !/timed out/.test(err.message);
-  return err.status === 408 || err.status === 409 || err.status === 429 || err.status >= 500;
-}
-
 export function createClaudeCliClient(opts: ClaudeCliOptions): LlmClient {
   const log = opts.log ?? (() => {});
   return {
@@ -240,7 +153,14 @@ export function createClaudeCliClient(opts: ClaudeCliOptions): LlmClient {
         const started = Date.now();
         let out: RunOutcome;
         try {
-          out = await runOnce(opts, args, req.user, scratch);
+          out = await runChild({
+            bin: opts.bin,
+            args,
+            input: req.user,
+            cwd: scratch,
+            env: nestedEnv(opts.env),
+            timeoutMs: opts.timeoutMs ?? 120_000,
+          });
         } finally {
           rmSync(scratch, { recursive: true, force: true });
           // --no-session-persistence writes no transcript; remove the folder if a version does

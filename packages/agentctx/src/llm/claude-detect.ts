@@ -1,5 +1,5 @@
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * Cheap, offline checks for the `claude` CLI backend: is the binary on PATH, and is the user
@@ -15,25 +15,6 @@ import { delimiter, join } from 'node:path';
  */
 
 type Env = Record<string, string | undefined>;
-
-/** The first executable `name` on the environment's PATH, or null. */
-export function findOnPath(name: string, env: Env): string | null {
-  const exts = process.platform === 'win32' ? ['.cmd', '.exe', ''] : [''];
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    for (const ext of exts) {
-      const p = join(dir, name + ext);
-      try {
-        if (!statSync(p).isFile()) continue;
-        accessSync(p, constants.X_OK);
-        return p;
-      } catch {
-        // not here
-      }
-    }
-  }
-  return null;
-}
 
 function home(env: Env): string {
   return env.HOME || env.USERPROFILE || '';

@@ -44,6 +44,13 @@ export class LlmError extends Error {
   }
 }
 
+/** A CLI backend's failed run worth another attempt: a network or server error, not a timeout. */
+export function retryable(err: unknown): boolean {
+  if (!(err instanceof LlmError)) return false;
+  if (err.status === undefined) return !/timed out/.test(err.message);
+  return err.status === 408 || err.status === 409 || err.status === 429 || err.status >= 500;
+}
+
 /** The first JSON object in a text answer (a model that ignored the tool, or wrapped it in a fence). */
 export function jsonFromText(text: string): unknown {
   const start = text.indexOf('{');

@@ -1,15 +1,18 @@
+import { findOnPath } from '../shared/find-on-path.js';
 import { createAnthropicClient } from './anthropic.js';
 import { createClaudeCliClient } from './claude-cli.js';
-import { claudeSignIn, findOnPath } from './claude-detect.js';
+import { claudeSignIn } from './claude-detect.js';
 import type { LlmClient } from './client.js';
+import { createCodexCliClient } from './codex-cli.js';
+import { codexModel, codexSignIn } from './codex-detect.js';
 
 interface LlmSettings {
   enabled: boolean;
-  backend: 'auto' | 'api' | 'claude-cli' | 'off';
+  backend: 'auto' | 'api' | 'claude-cli' | 'codex-cli' | 'off';
   model: string;
 }
 
-type BackendId = 'api' | 'claude-cli';
+type BackendId = 'api' | 'claude-cli' | 'codex-cli';
 
 /** Which backend extraction would use now, and why (for `status`, `init` and the extract log). */
 export interface BackendDecision {
@@ -18,6 +21,8 @@ export interface BackendDecision {
   reason: string;
   /** The claude executable, when the claude-cli backend is active. */
   claudeBin?: string;
+  /** The codex executable, when the codex-cli backend is active. */
+  codexBin?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -27,8 +32,10 @@ type Env = Record<string, string | undefined>;
  * - `off`, or `llm.enabled` false → no model, rule-based capture;
  * - `api` → the Anthropic API when ANTHROPIC_API_KEY is set, else none;
  * - `claude-cli` → the `claude` CLI when it is on PATH (sign-in is the user's word), else none;
+ * - `codex-cli` → `codex exec` when codex is on PATH, else none;
  * - `auto` → the API when a key is set; else the claude CLI when it is on PATH and signed in
- *   (see claude-detect.ts: offline checks only); else none.
+ *   (see claude-detect.ts: offline checks only); else `codex exec` when codex is on PATH and
+ *   can reach a model (codex-detect.ts); else none.
  */
 export function decideBackend(settings: LlmSettings, env: Env): BackendDecision {
   const configured = settings.backend ?? 'auto';
@@ -39,6 +46,16 @@ export function decideBackend(settings: LlmSettings, env: Env): BackendDecision 
     return key
       ? { configured, active: 'api', reason: 'llm.backend is api and ANTHROPIC_API_KEY is set' }
       : none('llm.backend is api but ANTHROPIC_API_KEY is not set; rule-based capture');
+  }
+  if (configured === 'codex-cli') {
+    const codex = findOnPath('codex', env);
+    if (!codex) return none('llm.backend is codex-cli but codex is not on PATH; rule-based capture');
+    return {
+      configured,
+      active: 'codex-cli',
+      reason: `llm.backend is codex-cli (${codex}; ${codexSignIn(env) ?? 'no sign-in found, runs may fail'})`,
+      codexBin: codex,
+    };
   }
   const bin = findOnPath('claude', env);
   if (configured === 'claude-cli') {
@@ -52,10 +69,20 @@ export function decideBackend(settings: LlmSettings, env: Env): BackendDecision 
     };
   }
   if (key) return { configured, active: 'api', reason: 'auto: ANTHROPIC_API_KEY is set' };
-  if (!bin) return none('auto: no ANTHROPIC_API_KEY and claude is not on PATH; rule-based capture');
-  const signIn = claudeSignIn(env);
-  if (!signIn)
-    return none(`auto: no ANTHROPIC_API_KEY and claude (${bin}) is not signed in; rule-based capture`);
+  const signIn = bin ? claudeSignIn(env) : null;
+  if (!bin || !signIn) {
+    const claude = bin ? `claude (${bin}) is not signed in` : 'claude is not on PATH';
+    const codex = findOnPath('codex', env);
+    const codexAuth = codex ? codexSignIn(env) : null;
+    if (codex && codexAuth)
+      return {
+        configured,
+        active: 'codex-cli',
+        reason: `auto: no ANTHROPIC_API_KEY, ${claude}; codex on PATH (${codex}), ${codexAuth}`,
+        codexBin: codex,
+      };
+    return none(`auto: no ANTHROPIC_API_KEY and ${claude}; rule-based capture`);
+  }
   return {
     configured,
     active: 'claude-cli',
@@ -72,6 +99,7 @@ type LlmChoice =
 function shortReason(settings: LlmSettings, d: BackendDecision): string {
   if (!settings.enabled || d.configured === 'off') return 'llm disabled in config';
   if (d.configured === 'claude-cli') return 'claude is not on PATH';
+  if (d.configured === 'codex-cli') return 'codex is not on PATH';
   return 'no ANTHROPIC_API_KEY';
 }
 
@@ -101,6 +129,20 @@ export function selectLlm(
   if (!decision.active) return { client: null, reason: shortReason(settings, decision), decision };
   const timeoutMs = envNumber(env.AGENTCTX_LLM_TIMEOUT_MS, (n) => n > 0);
   const retries = envNumber(env.AGENTCTX_LLM_MAX_RETRIES, (n) => Number.isInteger(n) && n >= 0);
+  if (decision.active === 'codex-cli') {
+    return {
+      decision,
+      client: createCodexCliClient({
+        bin: decision.codexBin as string,
+        model: codexModel(env),
+        env,
+        timeoutMs: timeoutMs ?? 120_000,
+        maxRetries: retries ?? 1,
+        ...(opts.scratchRoot ? { scratchRoot: opts.scratchRoot } : {}),
+        ...(opts.log ? { log: opts.log } : {}),
+      }),
+    };
+  }
   if (decision.active === 'claude-cli') {
     return {
       decision,

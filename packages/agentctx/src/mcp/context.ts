@@ -1,18 +1,26 @@
+import { hookScope } from '../app/agent-scope.js';
 import type { App } from '../app/context.js';
 import { readIncognito } from '../app/incognito.js';
 import { degradation, degradedMarker, type RungMarker } from '../app/ladder.js';
 import { appendLog } from '../app/log.js';
 import { keepingDfCache } from '../core/retrieval/query.js';
 import { addInjectedTokens } from '../database/sessions-repo.js';
+import type { WriterFilter } from '../database/writer-filter.js';
+import { agentSessionFromEnv, agentSessionFromMeta, type HookAgent, hookAgentOf } from '../shared/agents.js';
 import { errorMessage } from '../shared/errors.js';
 import { estimateTokens } from '../shared/tokens.js';
 import type { McpSemantic } from './semantic.js';
 
-/** What every tool handler gets: the composition root and the Claude Code session, if known. */
+/** What every tool handler gets: the composition root and the agent's session, if known. */
 export interface ToolContext {
   app: App;
-  /** The Claude Code session this server serves (from its environment), for self-accounting. */
+  /**
+   * The session this server serves, as its agent names it (shared/agents.ts: from the
+   * environment, or per call for Codex): for incognito, provenance and self-accounting.
+   */
   sessionId: string | null;
+  /** The agent the server was registered for (`AGENTCTX_AGENT`; Claude Code when unset). */
+  agent?: HookAgent;
   /** The background-loaded embedder (hybrid ctx_search once ready). */
   semantic?: McpSemantic;
   /** The last reading of the degradation ladder (ladderMarker). */
@@ -44,14 +52,30 @@ export function ladderMarker(ctx: ToolContext): RungMarker | undefined {
   return ctx.ladder.marker;
 }
 
-/** Claude Code passes its session id to the processes it spawns. */
-export function sessionIdFromEnv(env: Record<string, string | undefined>): string | null {
-  const id = env.CLAUDE_CODE_SESSION_ID?.trim();
-  return id ? id.slice(0, 200) : null;
+/** The agent this server serves and its session from the environment (mcp-entry.ts). */
+export function serverContext(app: App): ToolContext {
+  const agent = hookAgentOf([], app.env);
+  return { app, agent, sessionId: agentSessionFromEnv(agent, app.env) };
+}
+
+/** The context of one tool call: the session its request names, where the agent names it there. */
+export function callContext(ctx: ToolContext, meta: Record<string, unknown> | undefined): ToolContext {
+  const id = agentSessionFromMeta(ctx.agent ?? hookAgentOf([], ctx.app.env), meta);
+  return id && id !== ctx.sessionId ? { ...ctx, sessionId: id } : ctx;
+}
+
+/**
+ * Whose records this server's agent may be shown (app/agent-scope.ts): read per call, so a
+ * change to `agents.isolate` reaches running sessions. The agent is the one the server was
+ * registered for (`AGENTCTX_AGENT`; Claude Code's registration sets none).
+ */
+export function mcpWriters(ctx: ToolContext): WriterFilter | undefined {
+  return hookScope(ctx.app.paths.config, hookAgentOf([], ctx.app.env)).writers;
 }
 
 /** CONTRACTS.md §accounting: add what a tool result costs the context window to the session. */
-export function accountResult(ctx: ToolContext, text: string): void {
+export function accountResult(server: ToolContext, text: string, meta?: Record<string, unknown>): void {
+  const ctx = callContext(server, meta);
   if (!ctx.sessionId) return;
   try {
     // an incognito session leaves no trace, its token count included

@@ -45,8 +45,8 @@ export interface ToolDef {
   description: string;
   inputSchema: Record<string, unknown>;
   annotations?: Record<string, boolean>;
-  /** Never throws: every failure is a result with isError. */
-  call(args: unknown): Promise<ToolResult>;
+  /** Never throws: every failure is a result with isError. `meta`: the request's `_meta`. */
+  call(args: unknown, meta?: Record<string, unknown>): Promise<ToolResult>;
 }
 
 export interface ServerInfo {
@@ -82,7 +82,7 @@ interface ProtocolOptions {
   /** Writes one message, or one batch answer (an array); the caller serialises it. */
   send(message: Message | Message[]): void;
   /** Every tool result, before it is sent (self-accounting). */
-  onToolResult?(result: ToolResult): void;
+  onToolResult?(result: ToolResult, meta?: Record<string, unknown>): void;
   /** A line that names no request to answer (not JSON, not a message): reported, not answered. */
   onIgnored?(why: string): void;
   onInitialized?(): void;
@@ -144,8 +144,14 @@ export function createProtocol(opts: ProtocolOptions): { handleLine(line: string
         const tool = byName.get(params.name);
         // an unknown tool is a protocol error (MCP: -32602), not a tool's own failure
         if (!tool) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${params.name.slice(0, 100)}`);
-        const result = await tool.call(params.arguments);
-        opts.onToolResult?.(result);
+        // the request's _meta: Codex names its session there (mcp/context.ts callContext)
+        const m = params._meta;
+        const meta =
+          typeof m === 'object' && m !== null && !Array.isArray(m)
+            ? (m as Record<string, unknown>)
+            : undefined;
+        const result = await tool.call(params.arguments, meta);
+        opts.onToolResult?.(result, meta);
         return result;
       }
       default:

@@ -3,7 +3,7 @@ import { appendLog } from '../app/log.js';
 import { SqliteError } from '../database/sqlite.js';
 import { damagedStore, isDamagedStore } from '../database/store-error.js';
 import { AgentctxError, errorMessage } from '../shared/errors.js';
-import type { ToolContext } from './context.js';
+import { callContext, type ToolContext } from './context.js';
 import type { ToolDef, ToolResult } from './protocol.js';
 import { checkObject, type Infer, objectSchema, type Shape } from './schema.js';
 
@@ -69,7 +69,8 @@ export function incognitoSession(ctx: ToolContext): boolean {
 
 /** Add one tool to the server's list; its handler checks its arguments and never throws. */
 export function registerTool<S extends Shape>(tools: ToolDef[], ctx: ToolContext, spec: ToolSpec<S>): void {
-  const handler = async (raw: unknown): Promise<ToolResult> => {
+  const handler = async (raw: unknown, meta?: Record<string, unknown>): Promise<ToolResult> => {
+    const call = callContext(ctx, meta);
     const checked = checkObject(spec.inputSchema, raw);
     if (!checked.ok) {
       return textResult(
@@ -97,7 +98,7 @@ export function registerTool<S extends Shape>(tools: ToolDef[], ctx: ToolContext
         true,
       );
     }
-    if (spec.writes && incognitoSession(ctx))
+    if (spec.writes && incognitoSession(call))
       return textResult(
         {
           error:
@@ -107,7 +108,7 @@ export function registerTool<S extends Shape>(tools: ToolDef[], ctx: ToolContext
         true,
       );
     try {
-      result = textResult(await spec.run(args, ctx), false);
+      result = textResult(await spec.run(args, call), false);
     } catch (err) {
       const payload = toToolError(err, ctx.app.paths.db);
       if (!(err instanceof AgentctxError)) {

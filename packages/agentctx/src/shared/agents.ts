@@ -53,3 +53,43 @@ export function agentLabel(name: string | null | undefined): string {
   if (!name) return AGENT_LABELS[DEFAULT_AGENT];
   return isHookAgent(name) ? AGENT_LABELS[name] : name;
 }
+
+/**
+ * Where each agent tells the MCP server it starts which session it serves (the hooks read the
+ * payload instead), measured with each real client. Claude Code and Qwen Code pass their
+ * session's variable on in the server's environment. Codex gives its servers no such variable
+ * (only HOME, PATH, TMPDIR and what `env_vars` lists) but names the session in every
+ * `tools/call`'s `_meta.sessionId`. Gemini CLI 0.61 passes neither (GEMINI_SESSION_ID is set
+ * for hooks only); OpenCode, Cursor and Copilot CLI are not known to. Another agent's variable
+ * is never read: an agent started inside a Claude Code session inherits
+ * CLAUDE_CODE_SESSION_ID, which names that other session.
+ */
+const SESSION_ENV: Partial<Record<HookAgent, string>> = {
+  'claude-code': 'CLAUDE_CODE_SESSION_ID',
+  qwen: 'QWEN_CODE_SESSION_ID',
+};
+const SESSION_META: Partial<Record<HookAgent, string>> = { codex: 'sessionId' };
+
+function sessionValue(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  const id = v.trim();
+  return id ? id.slice(0, 200) : null;
+}
+
+/** The agent's session, from the environment it started the process with; null when it gives none. */
+export function agentSessionFromEnv(
+  agent: HookAgent,
+  env: Record<string, string | undefined>,
+): string | null {
+  const name = SESSION_ENV[agent];
+  return name ? sessionValue(env[name]) : null;
+}
+
+/** The agent's session, from one MCP request's `_meta`; null when it names none there. */
+export function agentSessionFromMeta(
+  agent: HookAgent,
+  meta: Record<string, unknown> | undefined,
+): string | null {
+  const key = SESSION_META[agent];
+  return key && meta ? sessionValue(meta[key]) : null;
+}

@@ -30,6 +30,33 @@ const RECORD_MARK = 'LEDGER-RETRY-MARK-41';
 const RECORD_TITLE = 'Ledger retries back off exponentially';
 const PROMPT = 'Why do the ledger retries back off, and what does the payments check say?';
 
+/** What the model answers the extraction run: a handover and a gotcha of the session. */
+const EXTRACTION = {
+  decisions: [],
+  preferences: [],
+  conventions: [],
+  active_work: {
+    current_task: 'Explain why the ledger retries back off and fix the payments check',
+    blockers: ['the payments check throws'],
+    next_steps: ['Find why the payments check explodes'],
+    open_questions: [],
+  },
+  gotchas: [
+    {
+      pattern: 'The payments check throws instead of failing with a message',
+      why_it_matters: 'its error hides the cause',
+    },
+  ],
+  bugfix_enrichments: null,
+  reinforces: null,
+  flush_ok: false,
+};
+
+/** A request of the nested `codex exec` extraction: Codex asks for structured output. */
+function isExtraction(req: RecordedResponsesRequest): boolean {
+  return (req.body.text as { format?: { type?: string } } | undefined)?.format?.type === 'json_schema';
+}
+
 function hasOutput(req: RecordedResponsesRequest, marker: string): boolean {
   const input = Array.isArray(req.body.input) ? (req.body.input as Record<string, unknown>[]) : [];
   return input.some(
@@ -49,6 +76,8 @@ describe.skipIf(!CODEX_BIN)('agentctx inside a real codex exec session', () => {
 
   beforeAll(async () => {
     api = await startFakeResponsesApi((req) => {
+      // the extraction after Stop: codex exec asked for structured output (the codex-cli backend)
+      if (isExtraction(req)) return [{ type: 'text', text: JSON.stringify(EXTRACTION) }];
       if (turnRequests(api).indexOf(req) < 0) return [{ type: 'text', text: '{"title":"Ledger retries"}' }];
       if (!req.raw.includes(PROMPT)) return [{ type: 'text', text: 'Nothing to add.' }];
       // the tool loop: a failing command, then ctx_search through Codex's MCP, then the answer
@@ -172,7 +201,7 @@ describe.skipIf(!CODEX_BIN)('agentctx inside a real codex exec session', () => {
     expect(rollout).toContain(stub.session_id);
   });
 
-  it("Stop leads to extraction from Codex's rollout: a handover record of the session", async () => {
+  it("Stop leads to extraction from Codex's rollout through codex exec: a handover of the session", async () => {
     const rollout = rolloutFiles(env.CODEX_HOME as string)[0]!;
     expect(existsSync(rollout)).toBe(true);
     const handover = await waitFor(
@@ -193,9 +222,19 @@ describe.skipIf(!CODEX_BIN)('agentctx inside a real codex exec session', () => {
       { timeoutMs: 30_000, what: 'the handover extracted from the rollout' },
     );
     expect(rollout).toContain(handover.session_id);
-    // built by rules from the rollout: the developer's request and the assistant's last words
-    expect(handover.body).toContain('ledger retries back off');
-    expect(handover.body).toContain('retries back off exponentially; the payments check fails');
+    // made by the model through codex exec (no Anthropic key, no claude here): the auto backend
+    expect(handover.body).toContain('Explain why the ledger retries back off');
+    const extraction = api.requests.find(isExtraction);
+    expect(extraction?.raw, 'the rollout went to the extraction').toContain('ledger retries back off');
+    const d = openDb(join(dataHome, 'agentctx.db'), { readonly: true });
+    try {
+      const run = d
+        .prepare('SELECT via, mode, backend FROM extraction_runs WHERE session_id = ?')
+        .get(handover.session_id);
+      expect(run).toEqual({ via: 'hook', mode: 'llm', backend: 'codex-cli' });
+    } finally {
+      d.close();
+    }
     // provenance: written by Codex, and so shown by search --json and in the next digest
     expect(handover.agent).toBe('codex');
     const found = runJson<{ results: { id: string; agent: string }[] }>(

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PACKAGE_ROOT } from './cli.js';
+import { agentctxBinDir } from './claude.js';
+import { isolatedEnv, PACKAGE_ROOT } from './cli.js';
 
 /**
  * The other agents' real clients, installed on demand (not devDependencies: hundreds of MB
@@ -103,4 +104,22 @@ export function nodeAtLeast(major: number, version = '22.16.0'): string {
     cleanup();
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * The environment of an agent's real client run: HOME, TMPDIR and the XDG folders inside
+ * `home` (created), this checkout's `agentctx` first on PATH, plus the agent's own `extra`.
+ */
+export function agentClientEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const tmp = join(home, 'tmp');
+  const xdg = (d: string) => join(home, 'xdg', d);
+  for (const d of [tmp, xdg('config'), xdg('data'), xdg('cache')]) mkdirSync(d, { recursive: true });
+  return isolatedEnv(home, {
+    PATH: [agentctxBinDir(home), dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
+    TMPDIR: tmp,
+    XDG_CONFIG_HOME: xdg('config'),
+    XDG_DATA_HOME: xdg('data'),
+    XDG_CACHE_HOME: xdg('cache'),
+    ...extra,
+  });
 }

@@ -135,7 +135,7 @@ export function gitRepo(dir: string, origin: string): string {
  */
 export async function waitFor<T>(
   check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
-  opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+  opts: { timeoutMs?: number; intervalMs?: number; what?: string | (() => string) } = {},
 ): Promise<T> {
   const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
   let lastError: unknown;
@@ -148,8 +148,9 @@ export async function waitFor<T>(
     }
     if (Date.now() > deadline) {
       const why = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
+      const what = typeof opts.what === 'function' ? opts.what() : opts.what;
       throw new Error(
-        `timed out after ${opts.timeoutMs ?? 15_000} ms waiting for ${opts.what ?? 'a condition'}${why}`,
+        `timed out after ${opts.timeoutMs ?? 15_000} ms waiting for ${what ?? 'a condition'}${why}`,
       );
     }
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 100));
@@ -157,7 +158,7 @@ export async function waitFor<T>(
 }
 
 /** Is any process running with this exact `NAME=value\0` in its environment? (Linux /proc) */
-function processWithEnv(entry: string): boolean {
+export function processWithEnv(entry: string): boolean {
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
     try {

@@ -1,5 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson, serveLocal } from './fake-server.js';
+import { serveLocal } from './fake-server.js';
 
 /**
  * A scriptable stand-in for the Gemini API on 127.0.0.1, for the real Gemini CLI

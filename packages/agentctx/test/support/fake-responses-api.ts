@@ -139,9 +139,17 @@ export async function startFakeResponsesApi(
   };
 }
 
-/** Requests that are turns of the session, not Codex's side requests (a title, with a schema). */
+/**
+ * Requests that are turns of the session, not Codex's side requests (a title, with a schema)
+ * nor agentctx's extraction through `codex exec` (structured output asked for).
+ */
 export function turnRequests(api: FakeResponsesApi): RecordedResponsesRequest[] {
-  return api.requests.filter((r) => Array.isArray(r.body.tools) && (r.body.tools as unknown[]).length > 0);
+  return api.requests.filter(
+    (r) =>
+      Array.isArray(r.body.tools) &&
+      (r.body.tools as unknown[]).length > 0 &&
+      (r.body.text as { format?: { type?: string } } | undefined)?.format?.type !== 'json_schema',
+  );
 }
 
 /** The developer-role texts of a request's input (where Codex puts hook context). */

@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mulberry32 } from '../../src/bench/prng.js';
 
 /**
  * The fault suite's two modes. By default (`npm test`) every test runs small, seeded counts
  * so the whole folder stays within a few minutes on two busy cores. With
  * AGENTCTX_FAULTS_BENCH=1 (`npm run bench:faults`) the same tests run the larger counts and
  * append their figures, one JSON line each, to the file named by AGENTCTX_FAULTS_FIGURES;
- * scripts/bench-faults.mjs prints them. AGENTCTX_FAULTS_SEED replaces the default seed.
+ * src/bench/entries/faults.ts (`npm run bench:faults`) prints them. AGENTCTX_FAULTS_SEED replaces the default seed.
  */
 
 export const BENCH = process.env.AGENTCTX_FAULTS_BENCH === '1' || process.env.AGENTCTX_FAULTS_SIZE === 'full';
@@ -44,17 +45,8 @@ export function scale(small: number, large: number, full = large): number {
   return FULL ? full : BENCH ? large : small;
 }
 
-/** A small seeded generator (mulberry32): the same seed, the same sequence. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** The benchmarks' seeded generator (mulberry32, src/bench/prng.ts): the same seed, the same sequence. */
+export const seeded: (seed: number) => () => number = mulberry32;
 
 export interface Figure {
   /** The section of docs/RELIABILITY.md it belongs to. */
@@ -74,7 +66,7 @@ export function figure(section: string, name: string, value: number | string, un
 
 /**
  * A figure of the run's summary: numbers under the same name are added up across tests by
- * scripts/bench-faults.mjs (faults survived, inputs tried, writes lost, …).
+ * src/bench/entries/faults.ts (`npm run bench:faults`) (faults survived, inputs tried, writes lost, …).
  */
 export function total(name: string, value: number | string): void {
   figure('Summary', name, value);

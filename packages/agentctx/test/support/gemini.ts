@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ensureAgentClient } from './agent-clients.js';
-import { agentctxBinDir } from './claude.js';
-import { isolatedEnv, spawnCollect } from './cli.js';
+import { agentClientEnv, ensureAgentClient } from './agent-clients.js';
+import { spawnCollect } from './cli.js';
 
 /**
  * Drive the real Gemini CLI (`@google/gemini-cli`, installed on demand) offline: a throwaway
@@ -18,15 +17,7 @@ export function geminiBin(): string {
 }
 
 export function geminiEnv(home: string, apiUrl: string): NodeJS.ProcessEnv {
-  const tmp = join(home, 'tmp');
-  for (const d of [tmp, join(home, 'xdg', 'config'), join(home, 'xdg', 'data'), join(home, 'xdg', 'cache')])
-    mkdirSync(d, { recursive: true });
-  return isolatedEnv(home, {
-    PATH: [agentctxBinDir(home), dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
-    TMPDIR: tmp,
-    XDG_CONFIG_HOME: join(home, 'xdg', 'config'),
-    XDG_DATA_HOME: join(home, 'xdg', 'data'),
-    XDG_CACHE_HOME: join(home, 'xdg', 'cache'),
+  return agentClientEnv(home, {
     GEMINI_API_KEY: 'fake-key',
     GOOGLE_GEMINI_BASE_URL: apiUrl,
     GEMINI_CLI_TRUST_WORKSPACE: 'true',

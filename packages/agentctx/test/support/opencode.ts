@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ensureAgentClient } from './agent-clients.js';
-import { agentctxBinDir } from './claude.js';
-import { isolatedEnv, spawnCollect } from './cli.js';
+import { agentClientEnv, ensureAgentClient } from './agent-clients.js';
+import { spawnCollect } from './cli.js';
 
 /**
  * Drive the real OpenCode CLI (`opencode-ai`, installed on demand) offline: a throwaway HOME,
@@ -18,16 +17,7 @@ export function opencodeBin(): string {
 }
 
 export function opencodeEnv(home: string): NodeJS.ProcessEnv {
-  const tmp = join(home, 'tmp');
-  for (const d of [tmp, join(home, 'xdg', 'config'), join(home, 'xdg', 'data'), join(home, 'xdg', 'cache')])
-    mkdirSync(d, { recursive: true });
-  return isolatedEnv(home, {
-    PATH: [agentctxBinDir(home), dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
-    TMPDIR: tmp,
-    XDG_CONFIG_HOME: join(home, 'xdg', 'config'),
-    XDG_DATA_HOME: join(home, 'xdg', 'data'),
-    XDG_CACHE_HOME: join(home, 'xdg', 'cache'),
-  });
+  return agentClientEnv(home);
 }
 
 /** The user's opencode.json before agentctx's init: the fake provider as the default model. */

@@ -1,8 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ensureAgentClient, nodeAtLeast } from './agent-clients.js';
-import { agentctxBinDir } from './claude.js';
-import { isolatedEnv, spawnCollect } from './cli.js';
+import { agentClientEnv, ensureAgentClient, nodeAtLeast } from './agent-clients.js';
+import { spawnCollect } from './cli.js';
 
 /**
  * Drive the real Qwen Code CLI (`@qwen-code/qwen-code`, installed on demand) offline: a
@@ -20,15 +19,7 @@ export function qwenClient(): { node: string; cli: string } {
 }
 
 export function qwenEnv(home: string, apiUrl: string): NodeJS.ProcessEnv {
-  const tmp = join(home, 'tmp');
-  for (const d of [tmp, join(home, 'xdg', 'config'), join(home, 'xdg', 'data'), join(home, 'xdg', 'cache')])
-    mkdirSync(d, { recursive: true });
-  return isolatedEnv(home, {
-    PATH: [agentctxBinDir(home), dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
-    TMPDIR: tmp,
-    XDG_CONFIG_HOME: join(home, 'xdg', 'config'),
-    XDG_DATA_HOME: join(home, 'xdg', 'data'),
-    XDG_CACHE_HOME: join(home, 'xdg', 'cache'),
+  return agentClientEnv(home, {
     OPENAI_API_KEY: 'sk-fake',
     OPENAI_BASE_URL: apiUrl,
     OPENAI_MODEL: 'm',

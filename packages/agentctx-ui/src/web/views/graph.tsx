@@ -1,30 +1,31 @@
-import ForceGraph from 'force-graph';
-import { useEffect, useRef } from 'preact/hooks';
+import { useMemo, useRef } from 'preact/hooks';
 import { getJson } from '../api.js';
-import { Empty, ErrorNote, useLoad } from '../components.js';
+import { Empty, ErrorNote, useLoad, useSize } from '../components.js';
 import { TYPE_COLOURS } from '../format.js';
+import { layoutGraph, type PlacedNode } from '../graph-layout.js';
 import { href, navigate, type Route } from '../router.js';
 import type { GraphData } from '../types.js';
 
-interface GNode {
-  id: string;
-  kind: 'record' | 'file';
-  label: string;
-  group: string;
-  superseded?: boolean;
-  x?: number;
-  y?: number;
+const LABEL_PX = 11;
+
+/** The label font's width and line box, measured on a canvas with the page's own font family. */
+function labelMetrics(el: Element): { measure: (t: string) => number; height: number; ascent: number } {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const family = getComputedStyle(el).fontFamily || 'sans-serif';
+  if (!ctx) return { measure: (t) => t.length * LABEL_PX * 0.62, height: LABEL_PX + 4, ascent: LABEL_PX };
+  ctx.font = `${LABEL_PX}px ${family}`;
+  const m = ctx.measureText('Hg');
+  const ascent = Math.ceil(m.fontBoundingBoxAscent || LABEL_PX);
+  const descent = Math.ceil(m.fontBoundingBoxDescent || LABEL_PX * 0.3);
+  return { measure: (t) => ctx.measureText(t).width, height: ascent + descent, ascent };
 }
 
-declare global {
-  interface Window {
-    /** Read-only view of the rendered graph: where a node is on screen (used by the browser tests). */
-    agentctxGraph?: { settled: boolean; screenPosition(id: string): { x: number; y: number } | null };
-  }
-}
-
-function cssVar(name: string, fallback: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+/** A line from a to b that stops at b's circle (so an arrowhead shows). */
+function edgeEnd(a: PlacedNode, b: PlacedNode, inset: number): { x: number; y: number } {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const d = Math.hypot(dx, dy) || 1;
+  return { x: b.x - (dx / d) * (b.r + inset), y: b.y - (dy / d) * (b.r + inset) };
 }
 
 export function GraphView({ project, route }: { project: string; route: Route }) {
@@ -34,77 +35,21 @@ export function GraphView({ project, route }: { project: string; route: Route })
     `${project}/${history}`,
   );
   const box = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    const el = box.current;
-    const graph = data.data;
-    if (!el || !graph || graph.nodes.length === 0) return;
-    const ink = cssVar('--ink', '#222');
-    const faint = cssVar('--line', '#ccc');
-    const muted = cssVar('--muted', '#666');
-    const fg = new ForceGraph<GNode>(el)
-      .width(el.clientWidth)
-      .height(el.clientHeight)
-      .graphData({
-        nodes: graph.nodes.map((n) => ({ ...n })),
-        links: graph.links.map((l) => ({ ...l })),
-      })
-      .nodeId('id')
-      .nodeLabel((n) =>
-        n.kind === 'file'
-          ? `file: ${n.label}`
-          : `${n.group}: ${n.label}${n.superseded ? ' (superseded)' : ''}`,
-      )
-      .nodeVal((n) => (n.kind === 'file' ? 1.5 : 4))
-      .nodeColor((n) => {
-        const c = TYPE_COLOURS[n.group] ?? '#888';
-        return n.superseded ? `${c}66` : c;
-      })
-      .linkColor((l) => ((l as { kind?: string }).kind === 'supersedes' ? ink : faint))
-      .linkWidth((l) => ((l as { kind?: string }).kind === 'supersedes' ? 1.6 : 0.8))
-      .linkDirectionalArrowLength((l) => ((l as { kind?: string }).kind === 'supersedes' ? 5 : 0))
-      .linkDirectionalArrowRelPos(1)
-      .nodeCanvasObjectMode(() => 'after')
-      .nodeCanvasObject((n, c, scale) => {
-        if (n.x === undefined || n.y === undefined || scale < 0.6) return;
-        const text = n.label.length > 32 ? `${n.label.slice(0, 31)}…` : n.label;
-        c.font = `${11 / scale}px system-ui, sans-serif`;
-        c.textAlign = 'center';
-        c.textBaseline = 'top';
-        c.fillStyle = n.kind === 'file' ? muted : ink;
-        c.fillText(text, n.x, n.y + (n.kind === 'file' ? 4 : 9) / Math.sqrt(scale));
-      })
-      .cooldownTicks(120)
-      .onNodeClick((n) => {
-        if (n.kind === 'record')
-          navigate(
-            href('records', { id: n.id, params: { p: project, history: n.superseded ? '1' : undefined } }),
-          );
-      });
-    const handle = {
-      settled: false,
-      screenPosition: (id: string) => {
-        const n = fg.graphData().nodes.find((x) => x.id === id);
-        if (!n || n.x === undefined || n.y === undefined) return null;
-        const p = fg.graph2ScreenCoords(n.x, n.y);
-        const r = el.getBoundingClientRect();
-        return { x: r.left + p.x, y: r.top + p.y };
-      },
-    };
-    window.agentctxGraph = handle;
-    fg.onEngineStop(() => {
-      fg.zoomToFit(0, 40);
-      handle.settled = true;
+  const size = useSize(box);
+  const graph = data.data;
+  const metrics = useMemo(() => (box.current ? labelMetrics(box.current) : null), [box.current, size.w]);
+  const placed = useMemo(() => {
+    if (!graph || !metrics || size.w === 0 || size.h === 0) return [];
+    return layoutGraph(graph.nodes, graph.links, {
+      width: size.w,
+      height: size.h,
+      measure: metrics.measure,
+      labelHeight: metrics.height,
+      margin: 8,
     });
-    const onResize = () => fg.width(el.clientWidth).height(el.clientHeight);
-    window.addEventListener('resize', onResize);
-    return () => {
-      window.removeEventListener('resize', onResize);
-      window.agentctxGraph = undefined;
-      fg._destructor();
-      el.replaceChildren();
-    };
-  }, [data.data, project]);
+  }, [graph, metrics, size.w, size.h]);
+  const at = new Map(placed.map((p) => [p.id, p]));
+  const byId = new Map(graph?.nodes.map((n) => [n.id, n]) ?? []);
 
   const records = data.data?.nodes.filter((n) => n.kind === 'record') ?? [];
   const groups = [...new Set(data.data?.nodes.map((n) => n.group) ?? [])];
@@ -141,13 +86,97 @@ export function GraphView({ project, route }: { project: string; route: Route })
           </li>
         ))}
       </ul>
-      <div
-        class="graph-box"
-        ref={box}
-        data-testid="graph"
-        role="img"
-        aria-label={`Graph of ${records.length} records`}
-      />
+      <div class="graph-box" ref={box}>
+        {placed.length > 0 && metrics && (
+          <svg
+            data-testid="graph"
+            width={size.w}
+            height={size.h}
+            viewBox={`0 0 ${size.w} ${size.h}`}
+            role="img"
+            aria-label={`Graph of ${records.length} records`}
+          >
+            <defs>
+              <marker
+                id="arrow"
+                viewBox="0 0 10 10"
+                refX="9"
+                refY="5"
+                markerWidth="6"
+                markerHeight="6"
+                orient="auto"
+              >
+                <path d="M0,0 L10,5 L0,10 z" class="arrow" />
+              </marker>
+            </defs>
+            {graph?.links.map((l) => {
+              const a = at.get(l.source);
+              const b = at.get(l.target);
+              if (!a || !b) return null;
+              const end = l.kind === 'supersedes' ? edgeEnd(a, b, 1) : b;
+              return (
+                <line
+                  key={`${l.source}>${l.target}`}
+                  class={`edge ${l.kind}`}
+                  x1={a.x}
+                  y1={a.y}
+                  x2={end.x}
+                  y2={end.y}
+                  marker-end={l.kind === 'supersedes' ? 'url(#arrow)' : undefined}
+                />
+              );
+            })}
+            {placed.map((p) => {
+              const n = byId.get(p.id)!;
+              const tip =
+                n.kind === 'file'
+                  ? `file: ${n.label}`
+                  : `${n.group}: ${n.label}${n.superseded ? ' (superseded)' : ''}`;
+              const colour = TYPE_COLOURS[n.group] ?? '#888';
+              const dot = (
+                <circle
+                  cx={p.x}
+                  cy={p.y}
+                  r={p.r}
+                  fill={colour}
+                  class={`node ${n.kind}${n.superseded ? ' old' : ''}`}
+                  data-id={p.id}
+                >
+                  <title>{tip}</title>
+                </circle>
+              );
+              return n.kind === 'record' ? (
+                <a
+                  key={p.id}
+                  href={href('records', {
+                    id: p.id,
+                    params: { p: project, history: n.superseded ? '1' : undefined },
+                  })}
+                  aria-label={tip}
+                >
+                  {dot}
+                </a>
+              ) : (
+                <g key={p.id}>{dot}</g>
+              );
+            })}
+            {placed.map((p) =>
+              p.label ? (
+                <text
+                  key={`${p.id}-label`}
+                  class={`graph-label ${byId.get(p.id)?.kind}`}
+                  data-for={p.id}
+                  x={p.label.box.x}
+                  y={p.label.box.y + metrics.ascent}
+                >
+                  {p.label.text}
+                  <title>{byId.get(p.id)?.label}</title>
+                </text>
+              ) : null,
+            )}
+          </svg>
+        )}
+      </div>
       {records.length > 0 && (
         <details class="graph-list">
           <summary>Records in the graph ({records.length})</summary>

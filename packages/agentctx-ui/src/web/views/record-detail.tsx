@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { getJson, postJson } from '../api.js';
 import { Ago, ConfidenceBadge, ErrorNote, TypeBadge, useLoad } from '../components.js';
-import { dateTime } from '../format.js';
+import { dateTime, sourceWords } from '../format.js';
 import { chainTimeline } from '../timeline.js';
 import type { ContextRecord, RecordDetail } from '../types.js';
 
@@ -180,7 +180,7 @@ export function RecordDetailView(props: {
         <dt>Valid from</dt>
         <dd>{dateTime(r.valid_from)}</dd>
         <dt>Source</dt>
-        <dd>{r.source}</dd>
+        <dd>{sourceWords(r.source)}</dd>
         <dt>Reinforced</dt>
         <dd>{r.reinforce_count}×</dd>
         <dt>Accessed</dt>
@@ -216,7 +216,7 @@ export function RecordDetailView(props: {
               <a href={`#/records/${encodeURIComponent(c.id)}?p=${props.project}&history=1`}>{c.title}</a>{' '}
               <span class="muted small" data-testid="valid">
                 valid {dateTime(c.from)} → {c.until ? dateTime(c.until) : 'now'}
-                {c.closed ? ' (closed)' : ''} · {c.source === 'import' ? 'from the team file' : c.source}
+                {c.closed ? ' (closed)' : ''} · {sourceWords(c.source)}
               </span>
               {c.why && <div class="small why">Why it changed: {c.why}</div>}
             </li>

@@ -1,92 +1,11 @@
 import { getJson } from '../api.js';
 import { Ago, Empty, ErrorNote, useLoad } from '../components.js';
-import { dateTime, int, usd } from '../format.js';
-import type { SessionRow, SessionsAnswer } from '../types.js';
-
-const W = 640;
-const H = 160;
-const PAD = { l: 44, r: 10, t: 12, b: 24 };
+import { int, usd } from '../format.js';
+import type { SessionsAnswer } from '../types.js';
+import { TokenTaxChart } from './token-tax-chart.js';
 
 function pct(share: number | null | undefined): string {
   return share === null || share === undefined ? '—' : `${Math.round(share * 100)}%`;
-}
-
-/**
- * Tokens injected per session, oldest to newest: the "token tax" as bars in plain SVG, and
- * over each bar the part that went to records the session used.
- */
-function TokenTaxChart({ sessions }: { sessions: SessionRow[] }) {
-  const rows = [...sessions].filter((s) => s.started_at).reverse();
-  if (rows.length === 0) return null;
-  const max = Math.max(1, ...rows.map((s) => s.tokens_injected));
-  const iw = W - PAD.l - PAD.r;
-  const ih = H - PAD.t - PAD.b;
-  const bw = Math.max(2, Math.min(28, iw / rows.length - 2));
-  const step = iw / rows.length;
-  return (
-    <figure class="chart">
-      <svg
-        viewBox={`0 0 ${W} ${H}`}
-        role="img"
-        aria-label={`Tokens injected per session, ${rows.length} sessions, at most ${max}`}
-      >
-        <line x1={PAD.l} y1={PAD.t + ih} x2={W - PAD.r} y2={PAD.t + ih} class="axis" />
-        <text x={PAD.l - 6} y={PAD.t + 8} class="tick" text-anchor="end">
-          {int(max)}
-        </text>
-        <text x={PAD.l - 6} y={PAD.t + ih} class="tick" text-anchor="end">
-          0
-        </text>
-        {rows.map((s, i) => {
-          const h = (s.tokens_injected / max) * ih;
-          return (
-            <rect
-              key={s.session_id}
-              x={PAD.l + i * step + (step - bw) / 2}
-              y={PAD.t + ih - h}
-              width={bw}
-              height={h}
-              class="bar"
-            >
-              <title>
-                {dateTime(s.started_at)}: {int(s.tokens_injected)} tokens
-                {s.usage?.used_share != null ? `, ${pct(s.usage.used_share)} used` : ''}
-              </title>
-            </rect>
-          );
-        })}
-        {rows.map((s, i) => {
-          const used = Math.min(s.usage?.tokens_used ?? 0, s.tokens_injected);
-          if (used <= 0) return null;
-          const h = (used / max) * ih;
-          return (
-            <rect
-              key={`${s.session_id}-used`}
-              x={PAD.l + i * step + (step - bw) / 2}
-              y={PAD.t + ih - h}
-              width={bw}
-              height={h}
-              class="bar-used"
-            >
-              <title>
-                {dateTime(s.started_at)}: {int(used)} tokens on records the session used
-              </title>
-            </rect>
-          );
-        })}
-        <text x={PAD.l} y={H - 6} class="tick">
-          {dateTime(rows[0]?.started_at)}
-        </text>
-        <text x={W - PAD.r} y={H - 6} class="tick" text-anchor="end">
-          {dateTime(rows[rows.length - 1]?.started_at)}
-        </text>
-      </svg>
-      <figcaption class="muted small">
-        Tokens injected per session (SessionStart digest + prompt matches); the green part went to records the
-        session used, as judged from its transcript after it ended.
-      </figcaption>
-    </figure>
-  );
 }
 
 export function SessionsView({ project }: { project: string }) {
@@ -150,7 +69,9 @@ export function SessionsView({ project }: { project: string }) {
                     <td>
                       <Ago iso={s.started_at} />
                     </td>
-                    <td>{s.ended_at ? dateTime(s.ended_at) : '—'}</td>
+                    <td>
+                      <Ago iso={s.ended_at} />
+                    </td>
                     <td class="num">{int(s.tokens_injected)}</td>
                     <td class="num" data-testid="used-share">
                       {pct(s.usage?.used_share)}

@@ -11,13 +11,13 @@ export const command: Command = {
   name: 'config',
   summary: 'Show or change settings in config.json.',
   usage:
-    'agentctx config [get KEY | set KEY VALUE] [--no-llm|--llm] [--llm-backend auto|api|claude-cli|off] [--no-embeddings|--embeddings] [--model-tier default|quality] [--json]',
+    'agentctx config [get KEY | set KEY VALUE] [--no-llm|--llm] [--llm-backend auto|api|claude-cli|codex-cli|off] [--no-embeddings|--embeddings] [--model-tier default|quality] [--json]',
   group: 'setup',
   line: 'show or change settings (model backend, embeddings, redaction patterns)',
   options: {
     llm: { kind: 'boolean', help: 'use a model for extraction (--no-llm: rules only)' },
     embeddings: { kind: 'boolean', help: 'turn the semantic layer on (--no-embeddings: keyword-only)' },
-    'llm-backend': { kind: 'string', help: 'auto, api, claude-cli or off' },
+    'llm-backend': { kind: 'string', help: 'auto, api, claude-cli, codex-cli or off' },
     'model-tier': { kind: 'string', help: 'embedding model tier: default or quality' },
   },
   examples: ['agentctx config', 'agentctx config set reinforceThreshold 4', 'agentctx config --no-llm'],

@@ -1,3 +1,4 @@
+import { sharedWriters, writersOnly } from '../../app/agent-scope.js';
 import type { App } from '../../app/context.js';
 import { drainCaptureSpool, foldJournals } from '../../app/journal.js';
 import { tryLock } from '../../app/lock.js';
@@ -68,6 +69,7 @@ export const command: Command = {
         project: { id: a.project.id, name: a.project.name, root: a.project.root },
         digestsDir: a.paths.digests,
         reinforceThreshold: a.config.reinforceThreshold,
+        ...writersOnly({ writers: sharedWriters(a.config) }),
         budgetMs: Math.max(1000, budgetMs - (performance.now() - started)),
         rebuild: args.flags.rebuild === true,
         onProgress: progress,

@@ -9,6 +9,7 @@ import type { Check } from '../doctor/check.js';
 import { binaryCheck, hooksCheck, mcpCheck } from '../doctor/claude-checks.js';
 import { codexCheck } from '../doctor/codex-checks.js';
 import { diskCheck, logsCheck } from '../doctor/home-checks.js';
+import { mcpAnsweringChecks } from '../doctor/mcp-answering.js';
 import { digestCheck, embeddingsCheck, extractionCheck, storeCheck } from '../doctor/store-checks.js';
 import { makeStyle, type Style, table } from '../style.js';
 
@@ -78,6 +79,8 @@ export const command: Command = {
     const codex = await codexCheck(a);
     if (codex) checks.push(codex);
     checks.push(...otherAgentChecks(a));
+    // each agent's registered MCP server started as the agent would start it
+    checks.push(...(await mcpAnsweringChecks(a)));
     checks.push(logsCheck(a), digestCheck(a, store.usable), diskCheck(a));
     const failed = checks.filter((c) => c.status === 'fail').length;
     const result = {

@@ -1,5 +1,6 @@
 import { closeSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { copilotEventsReader } from '../../agents/copilot-events.js';
 import { geminiChatReader } from '../../agents/gemini-chat.js';
 import { opencodeMessagesReader } from '../../agents/opencode-messages.js';
 import { qwenChatReader } from '../../agents/qwen-chat.js';
@@ -17,6 +18,7 @@ import { compileExtraPatterns } from '../../core/redaction/redact.js';
 import { redactingClient } from '../../core/redaction/redacting-client.js';
 import { recordExtractionRun } from '../../database/extraction-runs-repo.js';
 import { openRegularForRead } from '../../files/regular-file.js';
+import { codexModel } from '../../llm/codex-detect.js';
 import { type BackendDecision, cliModel, selectLlm } from '../../llm/select.js';
 import { HOOK_AGENTS, type HookAgent, isHookAgent } from '../../shared/agents.js';
 import { AgentctxError, errorMessage } from '../../shared/errors.js';
@@ -30,6 +32,7 @@ const READERS: Partial<Record<HookAgent, TranscriptReader>> = {
   qwen: qwenChatReader,
   gemini: geminiChatReader,
   opencode: opencodeMessagesReader,
+  copilot: copilotEventsReader,
 };
 
 /** Hard lifetime of one extraction (manual runs too); the Stop hook adds its own deadline. */
@@ -72,7 +75,14 @@ function recordRun(a: App, s: SessionExtractSummary, decision: BackendDecision |
     mode: s.mode,
     configured: decision?.configured ?? a.config.llm.backend,
     backend: used,
-    model: used === 'claude-cli' ? cliModel(a.config.llm, a.env) : used ? a.config.llm.model : null,
+    model:
+      used === 'claude-cli'
+        ? cliModel(a.config.llm, a.env)
+        : used === 'codex-cli'
+          ? (codexModel(a.env) ?? 'codex default')
+          : used
+            ? a.config.llm.model
+            : null,
     calls: s.input?.calls ?? 0,
     cost_usd: s.cost_usd,
     // through the gate: a model's error may quote what it was sent
@@ -83,16 +93,19 @@ function recordRun(a: App, s: SessionExtractSummary, decision: BackendDecision |
 export const command: Command = {
   name: 'extract',
   summary:
-    "Turn a session's transcript (Claude Code's, Codex's rollout, Qwen Code's or Gemini CLI's chat file) into records (run by the Stop and PreCompact hooks).",
+    "Turn a session's transcript (Claude Code's, Codex's rollout, Qwen Code's or Gemini CLI's chat file, Copilot CLI's events.jsonl) into records (run by the Stop and PreCompact hooks).",
   usage:
-    'agentctx extract --session-id ID --transcript PATH [--agent claude-code|codex|qwen|gemini|opencode] [--precompact] [--cwd DIR] [--json]',
+    'agentctx extract --session-id ID --transcript PATH [--agent claude-code|codex|qwen|gemini|opencode|copilot] [--precompact] [--cwd DIR] [--json]',
   group: 'maintenance',
   line: "turn a session's transcript into records (run by the Stop hook)",
   options: {
     'session-id': { kind: 'string', help: "the agent's session id" },
     transcript: { kind: 'string', help: "the session's transcript file (.jsonl; Codex: its rollout file)" },
     precompact: { kind: 'boolean', help: 'write only the rule-built handover (PreCompact)' },
-    agent: { kind: 'string', help: 'whose transcript it is: claude-code (the default) or codex' },
+    agent: {
+      kind: 'string',
+      help: 'whose transcript it is: claude-code (the default), codex, qwen, gemini, opencode or copilot',
+    },
   },
   examples: ['agentctx extract --session-id 3f2a… --transcript ~/.claude/projects/my-app/3f2a….jsonl'],
   async run({ args, app }) {
@@ -105,7 +118,7 @@ export const command: Command = {
       throw new AgentctxError('usage', `--agent must be one of ${HOOK_AGENTS.join(', ')}; got ${agentArg}`);
     const agent: HookAgent = agentArg;
     const reader = READERS[agent];
-    // Cursor's and Copilot CLI's transcripts are not documented: their hooks never ask for this
+    // Cursor's transcripts are not documented: its hooks never ask for this
     if (!reader) throw new AgentctxError('usage', `agentctx cannot read ${agent}'s transcripts`);
     const transcriptPath = resolve(transcriptArg);
     if (!existsSync(transcriptPath)) {

@@ -36,7 +36,7 @@ export const command: Command = {
         'usage',
         sub !== 'on'
           ? '--session goes with on'
-          : `--session needs a Claude Code session id (got ${JSON.stringify(session)})`,
+          : `--session needs a session id (got ${JSON.stringify(session)})`,
       );
     if (sub === 'status') {
       const state = readIncognito(a.paths);
@@ -52,7 +52,7 @@ export const command: Command = {
     const state = setIncognito(a.paths, session ?? null, a.clock());
     const text = state.session
       ? `incognito: this session (${state.session}) captures nothing and gets nothing injected from now on; the next session switches it off`
-      : 'incognito: the next Claude Code session captures nothing and gets nothing injected; the session after it switches this off (agentctx incognito off cancels)';
+      : 'incognito: the next session to start, in any agent, captures nothing and gets nothing injected; the session after it switches this off (agentctx incognito off cancels)';
     return { json: { incognito: state }, text };
   },
 };

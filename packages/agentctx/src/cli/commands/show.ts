@@ -7,13 +7,29 @@ import { agentLabel } from '../../shared/agents.js';
 import { AgentctxError } from '../../shared/errors.js';
 import type { ContextRecord } from '../../shared/types.js';
 import type { Command } from '../command.js';
+import { count as plural } from '../style.js';
 import { TIME_OPTIONS, TIME_USAGE, timeTravelFrom } from '../time-flags.js';
 
 /**
  * The record's fields in words (issue 31 #18: the raw column names were printed). Fields that
  * say nothing yet (no supersession, never read) are left out; `--json` has every column.
  */
-function fieldLines(r: ContextRecord): string[] {
+const SOURCE_WORDS: Record<ContextRecord['source'], string> = {
+  llm_extraction: 'extraction from the session transcript',
+  hook_observation: 'a hook, from what the session did',
+  mcp_tool: 'the agent, through the MCP tool',
+  cli: 'a person (the CLI or the dashboard)',
+  import: 'an import',
+};
+
+/** Where the record came from, for the header: an agent's session, or a person's hand. */
+function provenance(r: ContextRecord): string {
+  if (r.source === 'cli') return 'written by hand';
+  if (r.source === 'import') return 'imported';
+  return `written in ${agentLabel(r.agent)}`;
+}
+
+function fieldLines(r: ContextRecord, projectName: string | null): string[] {
   const rows: [string, string | null][] = [
     ['id', r.id],
     ['valid from', r.valid_from],
@@ -34,11 +50,11 @@ function fieldLines(r: ContextRecord): string[] {
         ? `${r.access_count} time${r.access_count === 1 ? '' : 's'}, last ${r.last_accessed ?? '?'}`
         : null,
     ],
-    ['score', String(r.score)],
+    ['ranking score', String(r.score)],
     ['CLAUDE.md drift', r.claudemd_drift_score > 0 ? String(r.claudemd_drift_score) : null],
-    ['written by', r.source],
+    ['written by', SOURCE_WORDS[r.source] ?? r.source],
     ['session', r.session_id],
-    ['project', r.project_id === '_global' ? 'global profile' : r.project_id.slice(0, 12)],
+    ['project', r.project_id === '_global' ? 'global profile' : (projectName ?? r.project_id.slice(0, 12))],
   ];
   return rows.filter((x): x is [string, string] => !!x[1]).map(([k, v]) => `${`${k}:`.padEnd(17)}${v}`);
 }
@@ -102,12 +118,12 @@ export const command: Command = {
     };
     const text = [
       `${record.title}`,
-      `${record.type} · ${record.scope} · ${record.confidence}${record.pinned ? ' · pinned' : ''} · written in ${agentLabel(record.agent)}${record.superseded_at ? ` · superseded ${record.superseded_at} by ${record.superseded_by}` : ''}`,
+      `${record.type} · ${record.scope} · ${record.confidence}${record.pinned ? ' · pinned' : ''} · ${provenance(record)}${record.superseded_at ? ` · superseded ${record.superseded_at} by ${record.superseded_by}` : ''}`,
       '',
       record.body,
       '',
-      ...fieldLines(record),
-      `usage: shown in ${usage.shown_count} session(s), used in ${usage.used_count}, contradicted in ${usage.contradicted_count}`,
+      ...fieldLines(record, record.project_id === a.project.id ? a.project.name : null),
+      `usage: shown in ${plural(usage.shown_count, 'session')}, used in ${usage.used_count}, contradicted in ${usage.contradicted_count}`,
       ...(chain.length > 1
         ? [
             '',

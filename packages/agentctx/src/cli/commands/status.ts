@@ -1,3 +1,4 @@
+import { isolatedAgents } from '../../app/agent-scope.js';
 import { readIncognito } from '../../app/incognito.js';
 import { foldJournals } from '../../app/journal.js';
 import { semanticConfig } from '../../app/semantic.js';
@@ -9,6 +10,7 @@ import { snapshotReason } from '../../database/open.js';
 import { countByConfidence, countByType, profileNameOf } from '../../database/records-repo.js';
 import { listSessions, sessionTotals, tokenWindows } from '../../database/sessions-repo.js';
 import { folderPrivacy } from '../../files/private-dir.js';
+import { AGENT_LABELS } from '../../shared/agents.js';
 import { CONFIDENCES, RECORD_TYPES } from '../../shared/types.js';
 import { bool } from '../args.js';
 import type { Command } from '../command.js';
@@ -79,7 +81,8 @@ export const command: Command = {
     const reg = registration(a.env, a.project.root);
     const incognito = readIncognito(a.paths);
     const autoMemory = autoMemoryStatus(a.env, a.project);
-    const agents = await agentsStatus(a);
+    // --verbose starts each agent's registered MCP server: plain status stays fast
+    const agents = await agentsStatus(a, { probeMcp: bool(args.flags, 'verbose') });
     // what the session hooks tell the developer to do, said here too (issue 31 #7)
     const notices = [teamNotice(a.project.root, a.paths.digests, a.project.id)]
       .filter((n): n is string => !!n)
@@ -148,6 +151,7 @@ export const command: Command = {
       registered: reg.active !== 'none',
       registration: describeRegistration(reg),
       incognito: incognito !== null,
+      isolated: isolatedAgents(a.config).map((x) => AGENT_LABELS[x]),
       readOnly: readOnly ?? null,
       counts,
       unconfirmed: confidence.inferred ?? 0,

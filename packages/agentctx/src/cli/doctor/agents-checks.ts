@@ -10,7 +10,8 @@ import { type Check, ok, warn } from './check.js';
 
 type Env = Record<string, string | undefined>;
 
-function readJson(path: string): Record<string, unknown> | null {
+/** A JSON object file, or null when it is missing, unreadable or not an object. */
+export function readJson(path: string): Record<string, unknown> | null {
   try {
     const v = JSON.parse(readFileSync(path, 'utf8')) as unknown;
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;

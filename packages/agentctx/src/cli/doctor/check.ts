@@ -18,25 +18,26 @@ export function ok(id: string, label: string, summary: string, details?: Record<
   return { id, label, status: 'ok', summary, ...(details ? { details } : {}) };
 }
 
-export function warn(
-  id: string,
-  label: string,
-  summary: string,
-  fix: string,
-  details?: Record<string, unknown>,
-): Check {
-  return { id, label, status: 'warn', summary, fix, ...(details ? { details } : {}) };
+/** A finding that needs the user: what was found and what to do about it. */
+function needsFix(status: 'warn' | 'fail') {
+  return (
+    id: string,
+    label: string,
+    summary: string,
+    fix: string,
+    details?: Record<string, unknown>,
+  ): Check => ({
+    id,
+    label,
+    status,
+    summary,
+    fix,
+    ...(details ? { details } : {}),
+  });
 }
 
-export function fail(
-  id: string,
-  label: string,
-  summary: string,
-  fix: string,
-  details?: Record<string, unknown>,
-): Check {
-  return { id, label, status: 'fail', summary, fix, ...(details ? { details } : {}) };
-}
+export const warn = needsFix('warn');
+export const fail = needsFix('fail');
 
 /** A byte count for people: 1.2 MB. */
 export function formatBytes(n: number): string {

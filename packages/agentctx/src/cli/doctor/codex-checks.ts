@@ -5,6 +5,7 @@ import { findCodexCli, listHooksWithWarnings, openAppServer } from '../../codex/
 import { hasTable, MCP_TABLE } from '../../codex/config-file.js';
 import { CODEX_HOOK_SPECS, codexConfigPath, codexHome, codexHooksPath } from '../../codex/hooks-file.js';
 import { codexInstalledHooks, ourCodexHooks } from '../../codex/install.js';
+import { enabledCodexPlugin } from '../../codex/plugin-install.js';
 import { errorMessage } from '../../shared/errors.js';
 import { type Check, fail, ok, warn } from './check.js';
 
@@ -30,13 +31,17 @@ export async function codexCheck(a: App): Promise<Check | null> {
   }
   const configPath = codexConfigPath(a.env);
   let mcp = false;
+  let plugin: string | null = null;
   try {
-    mcp = hasTable(readFileSync(configPath, 'utf8'), MCP_TABLE);
+    const text = readFileSync(configPath, 'utf8');
+    plugin = enabledCodexPlugin(text);
+    // the plugin brings its own server (codex-mcp.json)
+    mcp = plugin !== null || hasTable(text, MCP_TABLE);
   } catch {
     mcp = false;
   }
   const missing = CODEX_HOOK_SPECS.map((s) => s.event).filter((e) => !events.includes(e));
-  const details = { hooks: codexHooksPath(a.env), config: configPath, events, mcp };
+  const details = { hooks: codexHooksPath(a.env), config: configPath, events, mcp, plugin };
   if (!codex)
     return warn(
       'codex',
@@ -87,7 +92,9 @@ export async function codexCheck(a: App): Promise<Check | null> {
     return ok(
       'codex',
       'codex',
-      `${ours.length} hooks registered and trusted; MCP server in config.toml; ${last}`,
+      plugin
+        ? `${ours.length} hooks of the Codex plugin ${plugin} trusted; MCP server from the plugin; ${last}`
+        : `${ours.length} hooks registered and trusted; MCP server in config.toml; ${last}`,
       {
         ...details,
         last_session: seen,

@@ -99,14 +99,16 @@ export function extractionCheck(a: App): Check {
     : '';
   if (d.active) return ok('extraction', 'extraction', `${d.active}: ${d.reason}${sessions}`, details);
   // asked for a backend that is not there: worth fixing; otherwise rules are the chosen fallback
-  if (d.configured === 'api' || d.configured === 'claude-cli')
+  if (d.configured === 'api' || d.configured === 'claude-cli' || d.configured === 'codex-cli')
     return warn(
       'extraction',
       'extraction',
       `rule-based: ${d.reason}${sessions}`,
       d.configured === 'api'
         ? 'set ANTHROPIC_API_KEY, or `agentctx config --llm-backend auto`'
-        : 'install and sign in to the claude CLI, or `agentctx config --llm-backend auto`',
+        : d.configured === 'codex-cli'
+          ? 'install and sign in to the codex CLI (codex login), or `agentctx config --llm-backend auto`'
+          : 'install and sign in to the claude CLI, or `agentctx config --llm-backend auto`',
       details,
     );
   return ok('extraction', 'extraction', `rule-based from this shell: ${d.reason}${sessions}`, details);

@@ -5,6 +5,7 @@ import type { Db } from '../../database/open.js';
 import { equaliseStaleCounters } from '../../database/retirement.js';
 import { refreshTermDf } from '../../database/term-df.js';
 import type { VectorStore } from '../../database/vectors/store.js';
+import type { WriterFilter } from '../../database/writer-filter.js';
 import { readGitHistory } from '../../git/git-history.js';
 import type { Clock, IdGen } from '../../shared/clock.js';
 import { GLOBAL_PROJECT } from '../../shared/types.js';
@@ -56,6 +57,8 @@ export interface ConsolidateDeps {
   rebuild?: boolean;
   /** Bounds of one write slice (slices.ts); tests fix them to get the same commit points every run. */
   slice?: SliceOptions;
+  /** Whose records the shared digest shows (records kept to their writer are left out). */
+  writers?: WriterFilter;
 }
 
 interface ConsolidateSummary {
@@ -274,6 +277,7 @@ export function consolidate(deps: ConsolidateDeps): ConsolidateSummary {
           now,
           drift: driftCounts,
           ...(deps.vectors ? { vectors: deps.vectors } : {}),
+          ...(deps.writers ? { writers: deps.writers } : {}),
         }),
       );
       summary.digest = { tokens: d?.tokens ?? 0, ids: d?.ids.length ?? 0, path_written: d !== null };

@@ -1,5 +1,6 @@
 import type { Db } from '../../database/open.js';
 import { type RetirementCounters, readRetirementCounters } from '../../database/retirement.js';
+import { type WriterFilter, writerKey } from '../../database/writer-filter.js';
 import { composeDigest } from './digest.js';
 import { type Digest, readDigest, type StampedDigest, writeDigest } from './digest-file.js';
 
@@ -72,29 +73,52 @@ interface SessionDigestInput {
   now: Date;
   /** The store, opened only when the digest on disk is not current; null when there is none. */
   store: () => Db | null;
+  /** Whose records this session may be shown; the digest on disk must have been composed under it. */
+  writers?: WriterFilter;
+  /**
+   * A digest for this session's writers alone: the file on disk, which serves every other
+   * session, is neither read nor written; the digest is composed from the store each time.
+   */
+  own?: boolean;
 }
 
-/**
- * The digest a session starts with. The file on disk when it is current (no SQLite opened);
- * otherwise composed from the store now (keyword order, stored drift counts: no model, no
- * scan) and written back when no retirement is in flight, so the next session is fast again.
- * Null when there is no digest file at all (the caller's first-run path) or no store.
- */
-export function currentDigest(input: SessionDigestInput): StampedDigest | null {
-  const onDisk = readDigest(input.dir, input.project.id);
-  if (!onDisk) return null;
-  const counters = readRetirementCounters(input.dbPath);
-  if (isCurrent(onDisk, counters)) return onDisk;
-  const db = input.store();
-  if (!db) return null;
-  const composed = db.transaction(() => composeDigest(db, input.project, { now: input.now }))();
-  const digest: StampedDigest = {
+function composeNow(db: Db, input: SessionDigestInput, stamp: number): StampedDigest {
+  const composed = db.transaction(() =>
+    composeDigest(db, input.project, {
+      now: input.now,
+      ...(input.writers ? { writers: input.writers } : {}),
+    }),
+  )();
+  return {
     text: composed.text,
     ids: composed.ids,
     tokens: composed.tokens,
     generated_at: composed.generated_at,
-    retire_stamp: counters.begun === counters.done ? counters.begun : -1,
+    ...(composed.writers ? { writers: composed.writers } : {}),
+    retire_stamp: stamp,
   };
+}
+
+/**
+ * The digest a session starts with. The file on disk when it is current (no SQLite opened) and
+ * was composed for the same writers; otherwise composed from the store now (keyword order,
+ * stored drift counts: no model, no scan) and written back when no retirement is in flight, so
+ * the next session is fast again. Null when there is no digest file at all (the caller's
+ * first-run path) or no store.
+ */
+export function currentDigest(input: SessionDigestInput): StampedDigest | null {
+  if (input.own) {
+    const db = input.store();
+    return db ? composeNow(db, input, -1) : null;
+  }
+  const onDisk = readDigest(input.dir, input.project.id);
+  if (!onDisk) return null;
+  const counters = readRetirementCounters(input.dbPath);
+  const sameWriters = (onDisk.writers ?? '') === writerKey(input.writers);
+  if (sameWriters && isCurrent(onDisk, counters)) return onDisk;
+  const db = input.store();
+  if (!db) return null;
+  const digest = composeNow(db, input, counters.begun === counters.done ? counters.begun : -1);
   if (digest.retire_stamp >= 0) {
     try {
       writeDigest(input.dir, input.project.id, digest);

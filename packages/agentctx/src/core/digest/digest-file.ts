@@ -15,6 +15,11 @@ interface DigestMeta {
   ids: string[];
   tokens: number;
   generated_at: string;
+  /**
+   * Whose records it was composed from (database/writer-filter.ts writerKey): '' or absent for
+   * every writer's. A digest composed under another filter than the reader's is not shown.
+   */
+  writers?: string;
 }
 
 /** A digest as composed. */
@@ -44,6 +49,7 @@ export function writeDigest(dir: string, projectId: string, digest: StampedDiges
     ids: digest.ids,
     tokens: digest.tokens,
     generated_at: digest.generated_at,
+    ...(digest.writers ? { writers: digest.writers } : {}),
     retire_stamp: digest.retire_stamp,
   };
   writeFileAtomic(f.json, `${JSON.stringify(body)}\n`, 0o600);
@@ -64,6 +70,7 @@ function fromJson(raw: Partial<StampedDigest>): StampedDigest | null {
     ids: Array.isArray(raw.ids) ? raw.ids.filter((x): x is string => typeof x === 'string') : [],
     tokens: typeof raw.tokens === 'number' ? raw.tokens : 0,
     generated_at: typeof raw.generated_at === 'string' ? raw.generated_at : '',
+    ...(typeof raw.writers === 'string' && raw.writers ? { writers: raw.writers } : {}),
     retire_stamp: Number.isSafeInteger(raw.retire_stamp) ? (raw.retire_stamp as number) : -1,
   };
 }

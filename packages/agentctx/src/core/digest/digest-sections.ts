@@ -1,6 +1,7 @@
 import type { Db } from '../../database/open.js';
 import { staleFilesOf } from '../../database/staleness-repo.js';
 import type { VectorStore } from '../../database/vectors/store.js';
+import { type WriterFilter, writerSql } from '../../database/writer-filter.js';
 import { formatAge } from '../../shared/age.js';
 import { agentLabel } from '../../shared/agents.js';
 import { type ContextRecord, GLOBAL_PROJECT } from '../../shared/types.js';
@@ -61,15 +62,16 @@ function profileRank(title: string): number {
   return i === -1 ? PROFILE_ORDER.length : i;
 }
 
-export function profileSection(db: Db, projectId: string): DigestSection {
+export function profileSection(db: Db, projectId: string, writers?: WriterFilter): DigestSection {
+  const w = writerSql(writers);
   const rows = (
     db
       .prepare(
         `SELECT * FROM records WHERE project_id = ? AND type = 'profile' AND superseded_at IS NULL
-         AND ${CONFIRMED}
+         AND ${CONFIRMED}${w.sql}
          ORDER BY pinned DESC, title, id LIMIT 40`,
       )
-      .all(projectId) as ContextRecord[]
+      .all(projectId, ...w.args) as ContextRecord[]
   ).sort((a, b) => b.pinned - a.pinned || profileRank(a.title) - profileRank(b.title));
   return {
     name: 'profile',
@@ -85,15 +87,22 @@ export function profileSection(db: Db, projectId: string): DigestSection {
  * commit"): a preference scoped to the project is a rule of the project, so it stands with
  * them (issue 31 #14); the preferences section holds the developer's global ones.
  */
-export function decisionsSection(db: Db, projectId: string, now: Date, vectors?: VectorStore): DigestSection {
+export function decisionsSection(
+  db: Db,
+  projectId: string,
+  now: Date,
+  vectors?: VectorStore,
+  writers?: WriterFilter,
+): DigestSection {
+  const w = writerSql(writers);
   const stored = db
     .prepare(
       `SELECT * FROM records WHERE project_id = ? AND type IN ('decision', 'convention', 'preference')
        AND superseded_at IS NULL
-       AND ${CONFIRMED}
+       AND ${CONFIRMED}${w.sql}
        ORDER BY pinned DESC, ${CONFIDENCE_ORDER}, score DESC, recorded_at DESC, id DESC LIMIT 60`,
     )
-    .all(projectId) as ContextRecord[];
+    .all(projectId, ...w.args) as ContextRecord[];
   const rows = vectors ? semanticDigestOrder(db, vectors, projectId, stored, now) : stored;
   const stale = staleFilesOf(
     db,
@@ -102,13 +111,14 @@ export function decisionsSection(db: Db, projectId: string, now: Date, vectors?:
   return { name: 'decisions', lines: rows.map((r) => recordLine(r, 160, stale.get(r.id))) };
 }
 
-export function handoverSection(db: Db, projectId: string, now: Date): DigestSection {
+export function handoverSection(db: Db, projectId: string, now: Date, writers?: WriterFilter): DigestSection {
+  const w = writerSql(writers);
   const rec = db
     .prepare(
-      `SELECT * FROM records WHERE project_id = ? AND type = 'handover' AND superseded_at IS NULL
+      `SELECT * FROM records WHERE project_id = ? AND type = 'handover' AND superseded_at IS NULL${w.sql}
        ORDER BY valid_from DESC, id DESC LIMIT 1`,
     )
-    .get(projectId) as ContextRecord | undefined;
+    .get(projectId, ...w.args) as ContextRecord | undefined;
   if (!rec) return { name: 'handover', lines: [] };
   const when = formatAge(rec.valid_from, now);
   const inferred = rec.confidence === 'inferred';
@@ -127,14 +137,15 @@ export function handoverSection(db: Db, projectId: string, now: Date): DigestSec
   return { name: 'handover', lines };
 }
 
-export function preferencesSection(db: Db): DigestSection {
+export function preferencesSection(db: Db, writers?: WriterFilter): DigestSection {
+  const w = writerSql(writers);
   const rows = db
     .prepare(
       `SELECT * FROM records WHERE project_id = ? AND type = 'preference' AND superseded_at IS NULL
-       AND ${CONFIRMED}
+       AND ${CONFIRMED}${w.sql}
        ORDER BY pinned DESC, reinforce_count DESC, score DESC, recorded_at DESC, id DESC LIMIT 30`,
     )
-    .all(GLOBAL_PROJECT) as ContextRecord[];
+    .all(GLOBAL_PROJECT, ...w.args) as ContextRecord[];
   return { name: 'preferences', lines: rows.map((r) => recordLine(r, 120)) };
 }
 
@@ -148,12 +159,18 @@ const TYPE_PLURAL: Record<string, string> = {
   profile: 'profile facts',
 };
 
-export function indexSection(db: Db, projectId: string, shown: Set<string>): DigestSection {
+export function indexSection(
+  db: Db,
+  projectId: string,
+  shown: Set<string>,
+  writers?: WriterFilter,
+): DigestSection {
+  const w = writerSql(writers);
   const rows = db
     .prepare(
-      `SELECT type, COUNT(*) AS n FROM records WHERE project_id IN (?, ?) AND superseded_at IS NULL GROUP BY type`,
+      `SELECT type, COUNT(*) AS n FROM records WHERE project_id IN (?, ?) AND superseded_at IS NULL${w.sql} GROUP BY type`,
     )
-    .all(projectId, GLOBAL_PROJECT) as { type: string; n: number }[];
+    .all(projectId, GLOBAL_PROJECT, ...w.args) as { type: string; n: number }[];
   const total = rows.reduce((s, r) => s + r.n, 0);
   const hidden = total - shown.size;
   if (hidden <= 0) return { name: 'index', lines: [] };

@@ -1,6 +1,7 @@
 import type { Db } from '../../database/open.js';
 import { profileNameOf } from '../../database/records-repo.js';
 import type { VectorStore } from '../../database/vectors/store.js';
+import { type WriterFilter, writerKey } from '../../database/writer-filter.js';
 import { estimateTokens } from '../../shared/tokens.js';
 import type { Digest } from './digest-file.js';
 import { type Line, UNCONFIRMED } from './digest-lines.js';
@@ -50,6 +51,8 @@ interface ComposeOptions {
   maxTokens?: number;
   /** Record embeddings: when present, decisions are ordered by RRF of stored and vector rank. */
   vectors?: VectorStore;
+  /** Whose records it may show (values of `records.agent`); stamped into the digest as `writers`. */
+  writers?: WriterFilter;
 }
 
 interface ComposedDigest extends Digest {
@@ -94,11 +97,12 @@ export function composeDigest(
   opts: ComposeOptions,
 ): ComposedDigest {
   const max = Math.min(DIGEST_MAX_TOKENS, opts.maxTokens ?? DIGEST_MAX_TOKENS);
+  const writers = writerKey(opts.writers);
   const top: DigestSection[] = [
-    profileSection(db, project.id),
-    decisionsSection(db, project.id, opts.now, opts.vectors),
-    handoverSection(db, project.id, opts.now),
-    preferencesSection(db),
+    profileSection(db, project.id, opts.writers),
+    decisionsSection(db, project.id, opts.now, opts.vectors, opts.writers),
+    handoverSection(db, project.id, opts.now, opts.writers),
+    preferencesSection(db, opts.writers),
   ];
   const fitted: { name: SectionName; lines: Line[] }[] = top.map((s) => ({
     name: s.name,
@@ -106,12 +110,12 @@ export function composeDigest(
   }));
   const shown = new Set(fitted.flatMap((f) => f.lines.map((l) => l.id).filter((x): x is string => !!x)));
   const drift = opts.drift ?? storedDriftCounts(db, project.id, opts.now);
-  for (const s of [indexSection(db, project.id, shown), driftSection(drift)]) {
+  for (const s of [indexSection(db, project.id, shown, opts.writers), driftSection(drift)]) {
     fitted.push({ name: s.name, lines: fitSection(s) });
   }
   const body = fitted.flatMap((f) => f.lines.map((l) => ({ ...l, section: f.name })));
   if (body.length === 0) {
-    return { text: '', ids: [], tokens: 0, generated_at: opts.now.toISOString(), sections: [] };
+    return { text: '', ids: [], tokens: 0, generated_at: opts.now.toISOString(), writers, sections: [] };
   }
   const anyUnconfirmed = body.some((l) => l.text.includes(UNCONFIRMED));
   // the one name status, export and the dashboard show: the profile's, else the project's own
@@ -134,7 +138,7 @@ export function composeDigest(
   )
     lines = lines.slice(0, -1);
   if (lines.length <= header.length) {
-    return { text: '', ids: [], tokens: 0, generated_at: opts.now.toISOString(), sections: [] };
+    return { text: '', ids: [], tokens: 0, generated_at: opts.now.toISOString(), writers, sections: [] };
   }
   const text = render(lines);
   const ids = [...new Set(lines.map((l) => l.id).filter((x): x is string => !!x))];
@@ -144,5 +148,5 @@ export function composeDigest(
       return { name: f.name, tokens: estimateTokens(kept.map((l) => l.text).join('\n')), lines: kept.length };
     })
     .filter((s) => s.lines > (HEADINGS[s.name] ? 2 : 1));
-  return { text, ids, tokens: estimateTokens(text), generated_at: opts.now.toISOString(), sections };
+  return { text, ids, tokens: estimateTokens(text), generated_at: opts.now.toISOString(), writers, sections };
 }

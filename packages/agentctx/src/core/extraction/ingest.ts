@@ -161,6 +161,15 @@ function ingestOne(
     sessionId: opts.sessionId,
     supersedes,
   });
+  reportCreated(report, rec, supersedes);
+}
+
+/** A new record, as the report lists it. */
+function reportCreated(
+  report: IngestReport,
+  rec: ContextRecord,
+  supersedes: string | null | undefined,
+): void {
   report.created.push({
     id: rec.id,
     type: rec.type,
@@ -211,14 +220,7 @@ function ingestHandover(
     sessionId: opts.sessionId,
     supersedes: head?.id ?? null,
   });
-  report.created.push({
-    id: rec.id,
-    type: rec.type,
-    title: rec.title,
-    confidence: rec.confidence,
-    scope: rec.scope,
-    ...(head ? { supersedes: head.id } : {}),
-  });
+  reportCreated(report, rec, head?.id ?? null);
 }
 
 /** Link this session's new project records to the files it touched (record_entities). */

@@ -1,5 +1,6 @@
 import type { Db } from '../../database/open.js';
 import { staleFilesOf } from '../../database/staleness-repo.js';
+import type { WriterFilter } from '../../database/writer-filter.js';
 import type { ContextRecord } from '../../shared/types.js';
 import { extractTerms } from '../../text/terms.js';
 import { search } from '../retrieval/search.js';
@@ -35,6 +36,8 @@ interface PromptInjectionInput {
   skip?: (record: ContextRecord) => boolean;
   /** The block's first line; the prompt hook's own by default. */
   header?: string;
+  /** Whose records may be shown (values of `records.agent`); every writer's when absent. */
+  writers?: WriterFilter;
 }
 
 /** Whether a prompt is worth a search at all: not empty, not a bare slash command, has words. */
@@ -52,6 +55,7 @@ export function promptInjection(db: Db, input: PromptInjectionInput): Injection 
     query: prompt,
     ...PROMPT_SEARCH,
     excludeIds: input.excludeIds,
+    ...(input.writers ? { writers: input.writers } : {}),
     now: input.now,
   });
   const sessionId = input.sessionId;

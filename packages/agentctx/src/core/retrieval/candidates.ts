@@ -1,5 +1,6 @@
 import { timeFilterSql } from '../../database/as-of.js';
 import type { Db } from '../../database/open.js';
+import { writerSql } from '../../database/writer-filter.js';
 import { GLOBAL_PROJECT } from '../../shared/types.js';
 import type { QueryTerm } from '../../text/terms.js';
 import { namespacesOf } from '../records/records.js';
@@ -38,7 +39,9 @@ function filterSql(opts: SearchOptions, alias: string): { sql: string; args: unk
     parts.push(`${alias}.id IN (SELECT value FROM json_each(?))`);
     args.push(JSON.stringify(opts.onlyIds));
   }
-  return { sql: parts.join(' AND '), args };
+  // the records of writers kept to themselves (app/agent-scope.ts); nothing when none are
+  const w = writerSql(opts.writers, alias);
+  return { sql: parts.join(' AND ') + w.sql, args: [...args, ...w.args] };
 }
 
 /**

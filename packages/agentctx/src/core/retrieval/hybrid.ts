@@ -1,5 +1,6 @@
 import type { Db } from '../../database/open.js';
 import type { VectorStore } from '../../database/vectors/store.js';
+import { writerSql } from '../../database/writer-filter.js';
 import { type ContextRecord, GLOBAL_PROJECT } from '../../shared/types.js';
 import { namespacesOf } from '../records/records.js';
 import { search } from './search.js';
@@ -119,6 +120,17 @@ export function hybridSearch(
   if (opts.onlyIds) {
     const only = new Set(opts.onlyIds);
     vhits = vhits.filter((h) => only.has(h.id));
+  }
+  if (opts.writers && vhits.length > 0) {
+    // the vector index knows no writers: ask the records which of these may be returned
+    const w = writerSql(opts.writers);
+    const allowed = new Set(
+      db
+        .prepare(`SELECT id FROM records WHERE id IN (SELECT value FROM json_each(?))${w.sql}`)
+        .pluck()
+        .all(JSON.stringify(vhits.map((h) => h.id)), ...w.args) as string[],
+    );
+    vhits = vhits.filter((h) => allowed.has(h.id));
   }
   const cosine = new Map(vhits.map((h) => [h.id, h.similarity]));
   const byId = new Map<string, SearchHit>(keyword.hits.map((h) => [h.record.id, h]));

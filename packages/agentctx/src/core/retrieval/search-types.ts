@@ -1,4 +1,5 @@
 import type { TimeTravel } from '../../database/as-of.js';
+import type { WriterFilter } from '../../database/writer-filter.js';
 import type { ContextRecord, RecordType } from '../../shared/types.js';
 import type { QueryTerm } from '../../text/terms.js';
 
@@ -21,6 +22,8 @@ export interface SearchOptions {
   excludeIds?: readonly string[];
   /** Restrict to these record ids (e.g. records linked to a file). */
   onlyIds?: readonly string[];
+  /** Whose records may be returned (values of `records.agent`); every writer's when absent. */
+  writers?: WriterFilter;
   /**
    * BM25 candidates re-ranked (default TUNING.candidates). The prompt hook, which keeps three,
    * asks for fewer: on LoCoMo 30 candidates score within 0.001 of 100 at R@3 and R@5.

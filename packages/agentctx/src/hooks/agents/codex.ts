@@ -1,4 +1,5 @@
-import { type PostToolUseEvent, toHookEvent } from '../event.js';
+import { codexSubagentTask } from '../../codex/subagent-task.js';
+import { type HookEvent, type PostToolUseEvent, type SubagentStartEvent, toHookEvent } from '../event.js';
 import type { HookAdapter } from './adapter.js';
 import { hookSpecificOutput } from './adapter.js';
 import { fitToCap, utf8Bytes } from './fit.js';
@@ -40,6 +41,20 @@ function normaliseTool(ev: PostToolUseEvent): PostToolUseEvent {
 }
 
 /**
+ * A Codex subagent's task, read from the parent's rollout (codex/subagent-task.ts): the payload
+ * does not carry it. The child's own rollout, which `transcript_path` names, is not a parent
+ * transcript the engine could read a task from, so it is not passed on.
+ */
+function withTask(ev: SubagentStartEvent): HookEvent {
+  if (ev.prompt.trim()) return ev;
+  return {
+    ...ev,
+    prompt: codexSubagentTask(ev.transcriptPath, ev.sessionId, ev.agentId),
+    transcriptPath: '',
+  };
+}
+
+/**
  * Codex CLI. Its payloads carry Claude Code's field names (session_id, transcript_path, cwd,
  * prompt, tool_name, tool_input, tool_response, stop_hook_active; SubagentStart agent_id and
  * agent_type). Claude Code's environment variables are not read: a Codex started from inside
@@ -49,7 +64,8 @@ export const codexAdapter: HookAdapter = {
   agent: 'codex',
   toEvent(name, payload, _env, processCwd) {
     const event = toHookEvent(name, payload, processCwd);
-    return event.kind === 'post-tool-use' ? normaliseTool(event) : event;
+    if (event.kind === 'post-tool-use') return normaliseTool(event);
+    return event.kind === 'subagent-start' ? withTask(event) : event;
   },
   render(name, result) {
     const text = result?.additionalContext;

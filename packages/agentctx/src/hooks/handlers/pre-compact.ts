@@ -1,7 +1,7 @@
 import type { HookContext } from '../context.js';
 import type { PreCompactEvent } from '../event.js';
 import type { HookResult } from './index.js';
-import { spawnBackground } from './spawn.js';
+import { spawnExtraction } from './spawn.js';
 
 /**
  * PreCompact: snapshot the working state before compaction. The transcript on disk still
@@ -10,17 +10,6 @@ import { spawnBackground } from './spawn.js';
  * compaction.
  */
 export function preCompact(ev: PreCompactEvent, ctx: HookContext): HookResult {
-  if (ev.sessionId && ev.transcriptPath) {
-    spawnBackground(ctx, [
-      'extract',
-      '--session-id',
-      ev.sessionId,
-      '--transcript',
-      ev.transcriptPath,
-      '--precompact',
-      '--agent',
-      ctx.agent,
-    ]);
-  }
+  spawnExtraction(ctx, ev, ['--precompact']);
   return null;
 }

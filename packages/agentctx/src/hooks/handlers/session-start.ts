@@ -1,6 +1,8 @@
+import { hookScope } from '../../app/agent-scope.js';
 import { recordAgentSeen } from '../../app/agent-seen.js';
 import { currentDigest } from '../../core/digest/current-digest.js';
 import { updateSessionState } from '../../core/injection/session-state.js';
+import { writerSql } from '../../database/writer-filter.js';
 import { estimateTokens } from '../../shared/tokens.js';
 import type { ContextRecord } from '../../shared/types.js';
 import type { HookContext } from '../context.js';
@@ -74,13 +76,20 @@ function digestAtStart(ev: SessionStartEvent, ctx: HookContext): HookResult {
   // the digest on disk, or recomposed from the store when a record was retired since (CONTRACTS.md
   // §inv-3)
   const store = () => (ctx.hasStore() ? ctx.db() : null);
+  // an isolated agent's digest is its own records' (app/agent-scope.ts), composed each time
+  const scope = hookScope(ctx.paths.config, ctx.agent);
   const digest = currentDigest({
     dir: ctx.paths.digests,
     dbPath: ctx.paths.db,
     project,
     now: ctx.clock(),
     store,
+    ...scope,
   });
+  // nothing of its own yet: the profile fallback below would show others' records
+  if (scope.own) {
+    if (!digest?.text.trim()) return null;
+  }
   if (digest?.text.trim()) {
     // Measured whatever the side file claims (CONTRACTS.md §inv-2); over either budget, cut to fit.
     const { text, tokens } = fitSessionText(digest.text);
@@ -96,12 +105,13 @@ function digestAtStart(ev: SessionStartEvent, ctx: HookContext): HookResult {
   spawnBackground(ctx, ['consolidate', '--cwd', project.root]);
   if (!ctx.hasStore()) return null;
   const db = ctx.db();
+  const w = writerSql(scope.writers);
   const records = db
     .prepare(
-      `SELECT * FROM records WHERE project_id = ? AND type = 'profile' AND superseded_at IS NULL
+      `SELECT * FROM records WHERE project_id = ? AND type = 'profile' AND superseded_at IS NULL${w.sql}
        ORDER BY pinned DESC, recorded_at DESC LIMIT 30`,
     )
-    .all(project.id) as ContextRecord[];
+    .all(project.id, ...w.args) as ContextRecord[];
   if (records.length === 0) return null;
   const { text, tokens } = fitSessionText(profileBlock(records, project.name));
   if (!text.includes('\n')) return null; // only the header fitted

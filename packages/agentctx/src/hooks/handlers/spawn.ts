@@ -18,3 +18,26 @@ export function spawnBackground(ctx: HookContext, args: string[]): number | unde
   appendLog(ctx.paths.logs, 'hooks', `spawned agentctx ${args[0]} pid=${pid ?? 'none'}`);
   return pid;
 }
+
+/**
+ * Start the extraction of a session's transcript in the background; the agent names the
+ * transcript's format (each agent has its own reader). `extra` adds options such as
+ * `--precompact`.
+ */
+export function spawnExtraction(
+  ctx: HookContext,
+  ev: { sessionId: string; transcriptPath: string },
+  extra: string[] = [],
+): void {
+  if (!ev.sessionId || !ev.transcriptPath) return;
+  spawnBackground(ctx, [
+    'extract',
+    '--session-id',
+    ev.sessionId,
+    '--transcript',
+    ev.transcriptPath,
+    ...extra,
+    '--agent',
+    ctx.agent,
+  ]);
+}

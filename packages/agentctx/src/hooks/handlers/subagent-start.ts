@@ -1,3 +1,4 @@
+import { hookScope, writersOnly } from '../../app/agent-scope.js';
 import { sessionStatePath } from '../../app/paths.js';
 import { subagentTask } from '../../claude/subagent-task.js';
 import { promptInjection, searchablePrompt } from '../../core/injection/prompt-injection.js';
@@ -62,6 +63,7 @@ export function subagentStart(ev: SubagentStartEvent, ctx: HookContext): HookRes
     now,
     skip: quotedInTask(task, new Set(ctx.state.injected)),
     header: SUBAGENT_HEADER,
+    ...writersOnly(hookScope(ctx.paths.config, ctx.agent)),
   });
   if (!injection) return null;
   if (statePath) updateSessionState(statePath, { addIds: injection.ids }, now);

@@ -1,3 +1,4 @@
+import { hookScope, writersOnly } from '../../app/agent-scope.js';
 import { promptInjection, searchablePrompt } from '../../core/injection/prompt-injection.js';
 import { updateSessionState } from '../../core/injection/session-state.js';
 import type { HookContext } from '../context.js';
@@ -21,6 +22,7 @@ export function userPromptSubmit(ev: UserPromptEvent, ctx: HookContext): HookRes
     excludeIds: ctx.state.injected,
     sessionId: ev.sessionId,
     now,
+    ...writersOnly(hookScope(ctx.paths.config, ctx.agent)),
   });
   if (!injection) return null;
   // The ids go to the dedup file, the tokens to the session journal: no write to the store, so

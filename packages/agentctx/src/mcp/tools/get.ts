@@ -3,10 +3,11 @@ import { namespacesOf } from '../../core/records/records.js';
 import { chainVersionAt, type TimeTravel } from '../../database/as-of.js';
 import { bumpAccess, currentHead, getVisibleRecords } from '../../database/records-repo.js';
 import { staleFilesOf } from '../../database/staleness-repo.js';
+import { writerAllowed } from '../../database/writer-filter.js';
 import { errorMessage } from '../../shared/errors.js';
 import { staleLabel } from '../../shared/stale-label.js';
 import type { ContextRecord } from '../../shared/types.js';
-import type { ToolContext } from '../context.js';
+import { mcpWriters, type ToolContext } from '../context.js';
 import type { ToolDef } from '../protocol.js';
 import { incognitoSession, type Json, registerTool } from '../result.js';
 import { array, boolean, optional, string } from '../schema.js';
@@ -65,11 +66,20 @@ function countAccess(ctx: ToolContext, ids: readonly string[]): boolean {
   }
 }
 
+/**
+ * The records of these ids the project may see and this server's agent may be shown (a record
+ * kept to another agent, `agents.isolate`, reads as missing).
+ */
+function readable(ctx: ToolContext, ids: readonly string[], namespaces: string[]): ContextRecord[] {
+  const writers = mcpWriters(ctx);
+  return getVisibleRecords(ctx.app.db, ids, namespaces).filter((r) => writerAllowed(writers, r.agent));
+}
+
 /** ctx_get with as_of: per id, the version of its chain valid then (CONTRACTS.md §history). */
 function getAsOf(ctx: ToolContext, ids: readonly string[], time: TimeTravel): Json {
   const db = ctx.app.db;
   const namespaces = namespacesOf(ctx.app.project.id);
-  const known = new Map(getVisibleRecords(db, ids, namespaces).map((r) => [r.id, r]));
+  const known = new Map(readable(ctx, ids, namespaces).map((r) => [r.id, r]));
   const versions: { requested: string; record: ContextRecord }[] = [];
   const notValid: string[] = [];
   for (const id of ids) {
@@ -106,24 +116,22 @@ export function registerGet(tools: ToolDef[], ctx: ToolContext): void {
       history: optional(boolean({ description: 'Return superseded records too, in full.' })),
       as_of: asOfField,
     },
-    run(args): Json {
+    run(args, call): Json {
       const { app } = ctx;
       const ids = [...new Set(args.ids)];
       const time = timeTravelOf(args.as_of);
       if (time) return getAsOf(ctx, ids, time);
       const db = app.db;
       const namespaces = namespacesOf(app.project.id);
-      const found = db.transaction(() => getVisibleRecords(db, ids, namespaces))();
+      const found = db.transaction(() => readable(ctx, ids, namespaces))();
       const byId = new Map(found.map((r) => [r.id, r]));
       const returned = ids.filter((id) => {
         const r = byId.get(id);
         return r && (args.history || !r.superseded_at);
       });
-      const bumped = countAccess(ctx, returned);
+      const bumped = countAccess(call, returned);
       // with the counters updated, return them as they now are
-      const fresh = bumped
-        ? new Map(getVisibleRecords(db, returned, namespaces).map((r) => [r.id, r]))
-        : byId;
+      const fresh = bumped ? new Map(readable(ctx, returned, namespaces).map((r) => [r.id, r])) : byId;
       const superseded = ids
         .map((id) => byId.get(id))
         .filter((r): r is ContextRecord => !!r && !!r.superseded_at && !args.history)

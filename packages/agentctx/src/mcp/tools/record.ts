@@ -44,7 +44,7 @@ export function registerRecord(tools: ToolDef[], ctx: ToolContext): void {
         oneOf(SCOPES, { description: 'project (default) or global (developer preferences everywhere).' }),
       ),
     },
-    run(args): Json {
+    run(args, call): Json {
       const { app } = ctx;
       const reports: RedactionReport[] = [];
       const rec = createRecord(
@@ -57,7 +57,7 @@ export function registerRecord(tools: ToolDef[], ctx: ToolContext): void {
           supersedes: args.supersedes ?? null,
           confidence: 'explicit',
           source: 'mcp_tool',
-          sessionId: ctx.sessionId,
+          sessionId: call.sessionId,
         },
       );
       const out: Json = {

@@ -2,7 +2,8 @@ import { relatedRecords } from '../../core/records/related.js';
 import { type IndexEntry, indexEntriesOf } from '../../core/retrieval/index-entry.js';
 import type { SearchHit } from '../../core/retrieval/search-types.js';
 import { getRecord } from '../../database/records-repo.js';
-import { ladderMarker, type ToolContext } from '../context.js';
+import { writerAllowed } from '../../database/writer-filter.js';
+import { ladderMarker, mcpWriters, type ToolContext } from '../context.js';
 import type { ToolDef } from '../protocol.js';
 import { type Json, registerTool } from '../result.js';
 import { boolean, optional, string } from '../schema.js';
@@ -37,9 +38,10 @@ export function registerRelated(tools: ToolDef[], ctx: ToolContext): void {
         limit,
       });
       const hits: SearchHit[] = [];
+      const writers = mcpWriters(ctx);
       for (const l of linked) {
         const record = getRecord(app.db, l.id);
-        if (!record) continue;
+        if (!record || !writerAllowed(writers, record.agent)) continue;
         const score = Math.round((1 / (1 + l.depth)) * 1000) / 1000;
         hits.push({ record, score, relevance: 0, matched: 0, coverage: 0 });
       }

@@ -6,7 +6,7 @@ import { search } from '../../core/retrieval/search.js';
 import { TOOL_SEARCH, toolSearchOptions } from '../../core/retrieval/tool-search.js';
 import { errorMessage } from '../../shared/errors.js';
 import { RECORD_TYPES, SCOPES } from '../../shared/types.js';
-import { ladderMarker, type ToolContext } from '../context.js';
+import { ladderMarker, mcpWriters, type ToolContext } from '../context.js';
 import type { ToolDef } from '../protocol.js';
 import { type Json, registerTool } from '../result.js';
 import { boolean, integer, oneOf, optional, string } from '../schema.js';
@@ -77,7 +77,11 @@ export function registerSearch(tools: ToolDef[], ctx: ToolContext): void {
         const degraded = ladderMarker(ctx);
         return { results: [], note: 'no records are linked to this file', ...(degraded ? { degraded } : {}) };
       }
-      const opts = toolSearchOptions({ ...args, projectId: app.project.id, onlyIds, time, now });
+      const writers = mcpWriters(ctx);
+      const opts = {
+        ...toolSearchOptions({ ...args, projectId: app.project.id, onlyIds, time, now }),
+        ...(writers ? { writers } : {}),
+      };
       // hybrid once the background embedder is ready; keyword-only before, and if it fails
       const sem = ctx.semantic?.ready();
       let res = null;

@@ -33,7 +33,7 @@ export function registerSupersede(tools: ToolDef[], ctx: ToolContext): void {
         }),
       ),
     },
-    run(args): Json {
+    run(args, call): Json {
       const { app } = ctx;
       const reports: RedactionReport[] = [];
       const res = supersedeRecord({ ...app.records(), onRedacted: (r) => reports.push(r) }, args.old_id, {
@@ -42,7 +42,7 @@ export function registerSupersede(tools: ToolDef[], ctx: ToolContext): void {
         title: args.new_title,
         confidence: 'explicit',
         source: 'mcp_tool',
-        sessionId: ctx.sessionId,
+        sessionId: call.sessionId,
       });
       return {
         old_id: res.old_id,

@@ -78,6 +78,10 @@ const TARGETS: Target[] = [
       expect(JSON.stringify(s.hooks?.userPromptSubmitted)).toContain(
         'agentctx hook user-prompt-submit --agent copilot',
       );
+      expect(JSON.stringify(s.hooks?.agentStop)).toContain('agentctx hook stop --agent copilot');
+      expect(JSON.stringify(s.hooks?.postToolUseFailure)).toContain(
+        'agentctx hook post-tool-use --agent copilot',
+      );
       expect(json(join(h, '.copilot/mcp-config.json')).mcpServers?.agentctx).toBeDefined();
     },
   },

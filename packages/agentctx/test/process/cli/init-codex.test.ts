@@ -243,7 +243,7 @@ describe.skipIf(!CODEX_BIN)('init --agent codex with the real Codex app server',
     // the per-agent lines are details: behind --verbose
     const text = runAgentctx(['status', '--verbose'], { cwd: w.repo, env: w.env, timeoutMs: 60_000 }).stdout;
     expect(text).toMatch(
-      /agent {5}Codex: hooks for 7 event\(s\), 7\/7 trusted, MCP server registered, last session just now \(codex-sess-1\)/,
+      /agent {5}Codex: hooks for 7 event\(s\), 7\/7 trusted, MCP answering \(7 tools, \d+ ms\), last session just now \(codex-sess-1\)/,
     );
     const doctor = runAgentctx(['doctor'], { cwd: w.repo, env: w.env, timeoutMs: 60_000 }).stdout;
     expect(doctor).toContain(

@@ -59,6 +59,38 @@ describe('wording', () => {
     expect(imp.stdout).not.toMatch(nested);
   });
 
+  // #18's "missing newline after export" did not reproduce (a terminal, pipes, --out, --json, empty
+  // and filled stores, Node 22.16/24/26): this keeps it that way for every form of export.
+  it('every form of export ends its last line, on an empty store and a filled one', () => {
+    const empty = tempDir();
+    try {
+      const emptyEnv = isolatedEnv(empty.path);
+      const emptyRepo = fakeRepo(empty.path, 'blank', null);
+      for (const [e, cwd] of [
+        [emptyEnv, emptyRepo],
+        [env, repo],
+      ] as const) {
+        const dir = e === env ? t.path : empty.path;
+        for (const args of [
+          ['export'],
+          ['export', '--history'],
+          ['export', '--json'],
+          ['export', '--out', join(dir, 'e.md')],
+          ['export', '--profile'],
+          ['team', 'export', '--force'],
+        ]) {
+          const r = runAgentctx(args, { cwd, env: e });
+          expect(r.code, args.join(' ')).toBe(0);
+          expect(r.stdout.endsWith('\n'), args.join(' ')).toBe(true);
+          expect(r.stdout.endsWith('\n\n'), args.join(' ')).toBe(false);
+        }
+        expect(readFileSync(join(dir, 'e.md'), 'utf8').endsWith('\n')).toBe(true);
+      }
+    } finally {
+      empty.cleanup();
+    }
+  });
+
   it('show names its fields in words; --json keeps the columns', () => {
     const id = runJson<{ results: { id: string }[] }>(['search', 'rule number'], { cwd: repo, env }).json
       .results[0]!.id;
@@ -66,6 +98,14 @@ describe('wording', () => {
     expect(shown.stdout).not.toMatch(/^[a-z]+_[a-z_]+:/m);
     expect(shown.stdout).toMatch(/^valid from: +\d{4}-/m);
     expect(shown.stdout.endsWith('\n')).toBe(true);
+    // a record written with agentctx record came from no agent's session: the header says so,
+    // the values are words too (no source enum, no project hash), and counts agree with nouns
+    expect(shown.stdout.split('\n')[1]).toMatch(/ · written by hand$/);
+    expect(shown.stdout).not.toMatch(/written in /);
+    expect(shown.stdout).toMatch(/^written by: +a person \(the CLI or the dashboard\)$/m);
+    expect(shown.stdout).toMatch(/^project: +shop$/m);
+    expect(shown.stdout).not.toMatch(/\(s\)/);
+    expect(shown.stdout).toMatch(/^usage: shown in 0 sessions, /m);
     const json = runJson<{ record: Record<string, unknown> }>(['show', id], { cwd: repo, env }).json.record;
     expect(Object.keys(json)).toContain('reinforce_count');
   });

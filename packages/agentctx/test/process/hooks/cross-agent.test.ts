@@ -42,6 +42,64 @@ describe('a handover written in one agent opens the next session in another', ()
   });
 });
 
+describe("agents.isolate keeps an agent's records to itself (decision 0113)", () => {
+  it('through real hook processes, config and status', () => {
+    const mine = w.add({ title: 'Codex scratch rule zebrafish', body: 'zebrafish policy from codex' });
+    w.closeDb();
+    const db = w.db();
+    db.prepare("UPDATE records SET agent = 'codex' WHERE id = ?").run(mine.id);
+    w.add({ title: 'Shared rule zebrafish', body: 'zebrafish policy from claude code' });
+    w.closeDb();
+    const set = runAgentctx(['config', 'set', 'agents.isolate', 'codex'], { cwd: w.repo, env: w.env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toMatch(/"isolate": \[\s*"codex"\s*\]/);
+    const bad = runAgentctx(['config', 'set', 'agents.isolate', 'codx'], { cwd: w.repo, env: w.env });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('unknown agent "codx"');
+    const prompt = (agent: string, session: string) =>
+      runHook(
+        w,
+        'user-prompt-submit',
+        {
+          session_id: session,
+          cwd: w.repo,
+          hook_event_name: 'UserPromptSubmit',
+          prompt: 'zebrafish policy?',
+        },
+        { args: ['--agent', agent] },
+      );
+    const start = (agent: string, session: string) =>
+      runHook(
+        w,
+        'session-start',
+        { session_id: session, cwd: w.repo, hook_event_name: 'SessionStart', source: 'startup' },
+        { args: ['--agent', agent] },
+      );
+    const claude = prompt('claude-code', 'iso-claude');
+    expect(claude.code).toBe(0);
+    expect(claude.context).toContain('Shared rule zebrafish');
+    expect(claude.context).not.toContain('Codex scratch rule');
+    const codex = prompt('codex', 'iso-codex');
+    expect(codex.context).toContain('Codex scratch rule zebrafish');
+    expect(codex.context).not.toContain('Shared rule');
+    const codexStart = start('codex', 'iso-codex-2');
+    expect(codexStart.code).toBe(0);
+    expect(codexStart.context).toContain('Codex scratch rule zebrafish');
+    expect(codexStart.context).not.toContain('Shared rule');
+    const claudeStart = start('claude-code', 'iso-claude-2');
+    expect(claudeStart.context).not.toContain('Codex scratch rule');
+    const status = runAgentctx(['status'], { cwd: w.repo, env: w.env });
+    expect(status.stdout).toContain(
+      'scope     Codex: own records only, kept from the other agents (agents.isolate)',
+    );
+    const verbose = runAgentctx(['status', '--verbose'], { cwd: w.repo, env: w.env });
+    expect(verbose.stdout).toMatch(/agent\s+Codex: .*its records kept to itself \(agents\.isolate\)/);
+    const off = runAgentctx(['config', 'set', 'agents.isolate', ''], { cwd: w.repo, env: w.env });
+    expect(off.code, off.stderr).toBe(0);
+    expect(prompt('claude-code', 'iso-claude-3').context).toContain('Codex scratch rule zebrafish');
+  });
+});
+
 describe('plain init', () => {
   it('names the other agents it finds and leaves their files alone', () => {
     mkdirSync(join(w.home, '.qwen'), { recursive: true });

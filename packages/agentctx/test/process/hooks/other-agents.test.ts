@@ -5,8 +5,8 @@ import { type HookWorld, hookWorld, runHook, runHookAsync } from './helpers.js';
 
 /**
  * `agentctx hook <event> --agent <name>` as a child process, fed the payloads each agent sends:
- * as measured for Qwen Code, Gemini CLI and OpenCode's plugin, as documented for Cursor and
- * Copilot CLI (which cannot run here). Then any payload at all: a hook exits 0 and prints
+ * as measured for Qwen Code, Gemini CLI, OpenCode's plugin and Copilot CLI (1.0.102), as
+ * documented for Cursor (which cannot run here). Then any payload at all: a hook exits 0 and prints
  * nothing or that agent's output, under its cap.
  */
 
@@ -100,16 +100,18 @@ describe('Cursor (documented payloads)', () => {
   });
 });
 
-describe('Copilot CLI (documented payloads)', () => {
-  it('sessionStart and userPromptSubmitted return additionalContext', () => {
+describe('Copilot CLI (payloads as 1.0.102 sends them)', () => {
+  const base = { sessionId: 'b7d0c1e2-copilot', cwd: '' };
+  it('sessionStart and userPromptSubmitted return additionalContext, deduplicated by the session id', () => {
     const start = runHook(
       w,
       'session-start',
       {
-        timestamp: 1704614400000,
+        ...base,
         cwd: w.repo,
+        timestamp: 1796443732821,
         source: 'new',
-        initialPrompt: 'fix the settlement script',
+        initialPrompt: 'where do payments and settlement scripts go?',
       },
       { args: ['--agent', 'copilot'] },
     );
@@ -117,34 +119,44 @@ describe('Copilot CLI (documented payloads)', () => {
     expect((JSON.parse(start.stdout) as { additionalContext: string }).additionalContext).toContain(
       'ledger service',
     );
-    const prompt = runHook(
-      w,
-      'user-prompt-submit',
-      {
-        timestamp: 1704614500000,
-        cwd: w.repo,
-        prompt: 'where do the settlement scripts live?',
-      },
-      { args: ['--agent', 'copilot'] },
-    );
-    expect(prompt.code).toBe(0);
-    expect((JSON.parse(prompt.stdout) as { additionalContext: string }).additionalContext).toContain(
+    const ask = (sessionId: string) =>
+      runHook(
+        w,
+        'user-prompt-submit',
+        {
+          sessionId,
+          cwd: w.repo,
+          timestamp: 1796443733228,
+          prompt: 'where do the settlement scripts live?',
+        },
+        { args: ['--agent', 'copilot'] },
+      );
+    // another session, which was not shown the digest: the matching record arrives
+    const other = ask('another-session');
+    expect(other.code).toBe(0);
+    expect((JSON.parse(other.stdout) as { additionalContext: string }).additionalContext).toContain(
       'Settlement scripts live in scripts/settle',
     );
+    // the session whose digest already held it: not injected again
+    const same = ask(base.sessionId);
+    expect(same.code).toBe(0);
+    expect(same.stdout).not.toContain('Settlement scripts live in scripts/settle');
   });
 
-  it('postToolUse with a failed bash call is captured', () => {
+  it('postToolUse with a bash call that exited non-zero is captured', () => {
     const r = runHook(
       w,
       'post-tool-use',
       {
-        timestamp: 1704614700000,
+        ...base,
         cwd: w.repo,
+        timestamp: 1796443733615,
         toolName: 'bash',
-        toolArgs: JSON.stringify({ command: 'node scripts/settle/run-copilot.js', description: 'settle' }),
+        toolArgs: { command: 'node scripts/settle/run-copilot.js', description: 'settle' },
         toolResult: {
-          resultType: 'failure',
-          textResultForLlm: "Error: Cannot find module '/r/scripts/settle/run-copilot.js'",
+          resultType: 'success',
+          textResultForLlm:
+            "Error: Cannot find module '/r/scripts/settle/run-copilot.js'\n<shellId: 0 completed with exit code 1>",
         },
       },
       { args: ['--agent', 'copilot'] },
@@ -183,6 +195,8 @@ const FIELDS = [
   'toolName',
   'toolArgs',
   'toolResult',
+  'sessionId',
+  'transcriptPath',
   'source',
   'stop_hook_active',
   'prompt_response',

@@ -97,4 +97,25 @@ describe('the plugin launcher', () => {
     );
     expect(back.stdout).toContain('LAUNCH-MARK-1');
   });
+
+  it('a Codex plugin hook stands aside only where init registered it in Codex, not in Claude Code', () => {
+    const env = { ...withCli, CODEX_HOME: join(world.home, '.codex-launcher') };
+    const prompt = (id: string) =>
+      JSON.stringify(promptPayload(world, id, 'How do I name the database migration file?'));
+    const codexHook = (id: string) =>
+      launch(['hook', 'user-prompt-submit', '--agent', 'codex'], env, world.repo, prompt(id));
+    // Claude Code's settings hold init's hooks: the Codex plugin's hooks still run
+    expect(runAgentctx(['init', '--no-claude-cli'], { cwd: world.repo, env }).code).toBe(0);
+    const before = codexHook('cx-1');
+    expect(before.code).toBe(0);
+    expect(before.stdout).toContain('LAUNCH-MARK-1');
+    // init --agent codex writes the same hook into $CODEX_HOME/hooks.json: the plugin's stands aside
+    const init = runAgentctx(['init', '--agent', 'codex', '--no-claude-cli'], { cwd: world.repo, env });
+    expect(init.code, init.stderr).toBe(0);
+    const aside = codexHook('cx-2');
+    expect(aside.code).toBe(0);
+    expect(aside.stdout).toBe('');
+    runAgentctx(['uninstall'], { cwd: world.repo, env });
+    expect(codexHook('cx-3').stdout).toContain('LAUNCH-MARK-1');
+  });
 });

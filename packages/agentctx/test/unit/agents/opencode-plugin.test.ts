@@ -41,7 +41,7 @@ describe('the OpenCode plugin module', () => {
       directory: dir,
     });
     expect(Object.keys(hooks).sort()).toEqual(
-      ['chat.message', 'event', 'experimental.chat.system.transform', 'tool.execute.after'].sort(),
+      ['chat.message', 'dispose', 'event', 'experimental.chat.system.transform', 'tool.execute.after'].sort(),
     );
     const system = { system: ['base'] };
     await hooks['experimental.chat.system.transform']!({ sessionID: 's1', model: {} }, system);
@@ -56,5 +56,9 @@ describe('the OpenCode plugin module', () => {
     await hooks.event!({ event: { type: 'session.idle', properties: { sessionID: 's1' } } });
     // the session's messages were still written where extraction will look for them
     expect(existsSync(join(dir, 'home', 'opencode-sessions', 's1.jsonl'))).toBe(true);
+    // the end at exit: a detached SessionEnd that cannot start still returns at once
+    const t0 = Date.now();
+    await hooks.dispose!();
+    expect(Date.now() - t0).toBeLessThan(1000);
   });
 });

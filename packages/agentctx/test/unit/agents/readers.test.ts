@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { copilotEventsReader, parseCopilotEventsText } from '../../../src/agents/copilot-events.js';
 import { geminiChatReader, parseGeminiChatText } from '../../../src/agents/gemini-chat.js';
 import { opencodeMessagesReader, parseOpencodeText } from '../../../src/agents/opencode-messages.js';
 import { parseQwenChatText, qwenChatReader } from '../../../src/agents/qwen-chat.js';
@@ -10,7 +11,9 @@ import { PACKAGE_ROOT } from '../../support/cli.js';
 /**
  * Each agent's transcript into the neutral events: chat files written by the real clients
  * (Qwen Code 0.24.4, Gemini CLI 0.61.0, one session each: a prompt, a failing shell command,
- * an answer; paths renamed), and OpenCode messages in the shape its API returns.
+ * an answer; paths renamed), Copilot CLI 1.0.102's events.jsonl (a prompt, agentctx's
+ * ctx_search over MCP, a failing shell command, an answer; the system prompt cut, paths
+ * renamed), and OpenCode messages in the shape its API returns.
  */
 
 const FIXTURES = join(PACKAGE_ROOT, 'test', 'fixtures', 'agents');
@@ -145,17 +148,98 @@ describe('OpenCode export', () => {
   });
 });
 
+describe('Copilot CLI events.jsonl', () => {
+  const read = copilotEventsReader.read(join(FIXTURES, 'copilot-1.0.102-events.jsonl'), 0);
+
+  it('the typed prompt without the hooks’ reminder; the MCP search and the failing shell call with their results', () => {
+    expect(read.garbage).toBe(0);
+    expect(read.events.map((e) => e.kind)).toEqual([
+      'user',
+      'tool_use',
+      'tool_result',
+      'tool_use',
+      'tool_result',
+      'assistant',
+    ]);
+    expect(read.events[0]).toMatchObject({
+      text: 'How do payment writes reach the ledger service? Check the settlement script too.',
+    });
+    expect(read.events[1]).toMatchObject({
+      id: 'call1',
+      name: 'agentctx-ctx_search',
+      summary: 'ledger service',
+    });
+    expect(read.events[2]).toMatchObject({ toolUseId: 'call1', isError: false });
+    expect((read.events[2] as { summary: string }).summary).toContain('01M926958KD6THJJ2P6PTHBRZ5');
+    expect(read.events[3]).toMatchObject({ id: 'call2', name: 'Bash', summary: 'node settle-missing.js' });
+    // Copilot records the command as a success; its exit code (1) makes it a failure here
+    expect(read.events[4]).toMatchObject({ toolUseId: 'call2', isError: true });
+    expect(read.events[5]).toMatchObject({
+      kind: 'assistant',
+      text: expect.stringContaining('ledger service'),
+    });
+  });
+
+  it('file writes are edits of their files; injected prompts, subagent work and compaction as Copilot logs them', () => {
+    const lines = [
+      { type: 'user.message', timestamp: 't1', data: { content: 'skill text', source: 'skill-pdf' } },
+      {
+        type: 'tool.execution_start',
+        data: { toolCallId: 'a', toolName: 'create', arguments: { path: '/r/n.md' } },
+      },
+      {
+        type: 'tool.execution_start',
+        data: { toolCallId: 'b', toolName: 'edit', arguments: { path: '/r/m.ts' } },
+      },
+      {
+        type: 'tool.execution_complete',
+        data: { toolCallId: 'b', success: false, error: { message: 'no match' } },
+      },
+      { type: 'assistant.message', data: { content: 'child says', parentToolCallId: 'task1' } },
+      {
+        type: 'session.compaction_complete',
+        timestamp: 't2',
+        data: { success: true, summaryContent: 'so far' },
+      },
+    ];
+    const r = parseCopilotEventsText(lines.map((l) => JSON.stringify(l)).join('\n'));
+    expect(r.events).toEqual([
+      { kind: 'tool_use', id: 'a', name: 'Write', summary: '/r/n.md', files: ['/r/n.md'], at: undefined },
+      { kind: 'tool_use', id: 'b', name: 'Edit', summary: '/r/m.ts', files: ['/r/m.ts'], at: undefined },
+      { kind: 'tool_result', toolUseId: 'b', summary: 'no match', isError: true, at: undefined },
+      { kind: 'compact_summary', text: 'so far', at: 't2' },
+    ]);
+  });
+
+  it('the rule-built handover reads the session: the last request and the last answer', () => {
+    const h = buildRuleHandover(read.events, '/r/shop', (s) => s);
+    expect(h?.body).toContain(
+      'Last request from the developer: How do payment writes reach the ledger service?',
+    );
+    expect(h?.body).toContain('the settlement script is missing');
+    expect(copilotEventsReader.firstTimestamp(join(FIXTURES, 'copilot-1.0.102-events.jsonl'))).toMatch(
+      /^2026-12-05T/,
+    );
+  });
+});
+
 describe('every reader takes any line without throwing', () => {
   it('garbage is counted, never fatal', () => {
     const line = fc.oneof(
       fc.json(),
       fc.string(),
       fc.constant('{"type":"user","message":{"parts":[{"functionCall":{}}]}}'),
+      fc.constant('{"type":"tool.execution_complete","data":{"error":{},"shellExecution":null}}'),
     );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 8 }), (lines) => {
         const text = lines.join('\n');
-        for (const parse of [parseQwenChatText, parseGeminiChatText, parseOpencodeText]) {
+        for (const parse of [
+          parseQwenChatText,
+          parseGeminiChatText,
+          parseOpencodeText,
+          parseCopilotEventsText,
+        ]) {
           const r = parse(text);
           expect(r.garbage).toBeLessThanOrEqual(lines.length);
           for (const e of r.events) expect(typeof e.kind).toBe('string');

@@ -7,7 +7,12 @@ import type { TranscriptEvent } from '../../../src/claude/transcript.js';
 const ID = '01M91Z96TBT46H9ZF9SAJS9BVJ';
 
 describe('usage events from another agent’s transcript events', () => {
-  for (const name of ['mcp__agentctx__ctx_search', 'mcp_agentctx_ctx_search', 'agentctx_ctx_search']) {
+  for (const name of [
+    'mcp__agentctx__ctx_search',
+    'mcp_agentctx_ctx_search',
+    'agentctx_ctx_search',
+    'agentctx-ctx_search',
+  ]) {
     it(`${name}: a search and the ids its result named`, () => {
       const events: TranscriptEvent[] = [
         { kind: 'user', text: 'how do payments work?', at: '2026-12-05T01:00:00Z' },

@@ -44,3 +44,17 @@ describe('each command carries its own help', () => {
     }
   });
 });
+
+describe('extract --agent', () => {
+  it('names, in its usage and its help, exactly the agents whose transcripts it reads', async () => {
+    const { command } = await import('../../../src/cli/commands/extract.js');
+    const { HOOK_AGENTS } = await import('../../../src/shared/agents.js');
+    const usage = /--agent ([a-z|-]+)\]/.exec(command.usage)?.[1]?.split('|') ?? [];
+    const help = command.options.agent?.help ?? '';
+    for (const agent of HOOK_AGENTS) {
+      const readable = usage.includes(agent);
+      expect(help.includes(agent), agent).toBe(readable);
+    }
+    expect(usage.length).toBeGreaterThan(2);
+  });
+});

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getTokenizer } from '@anthropic-ai/tokenizer';
 import fc from 'fast-check';

@@ -130,25 +130,74 @@ describe('payloads into the one typed event', () => {
     expect(stop.transcriptPath).toBe('');
   });
 
-  it('Copilot CLI: toolArgs arrive as a JSON string; a failure result is the error', () => {
+  it('Copilot CLI (1.0.102 payloads): the session id, agentStop’s transcript, a shell call as Bash', () => {
+    const base = { sessionId: '9c9988dc-ff3c', timestamp: 1796443733615, cwd: '/r' };
+    expect(copilotAdapter.toEvent('session-start', { ...base, source: 'new' }, {}, '/p')).toMatchObject({
+      sessionId: '9c9988dc-ff3c',
+      cwd: '/r',
+      source: 'startup',
+    });
+    expect(
+      copilotAdapter.toEvent(
+        'stop',
+        {
+          ...base,
+          transcriptPath: '/h/.copilot/session-state/9c9988dc-ff3c/events.jsonl',
+          stopReason: 'end_turn',
+          stop_hook_active: false,
+        },
+        {},
+        '/p',
+      ),
+    ).toMatchObject({
+      kind: 'stop',
+      sessionId: '9c9988dc-ff3c',
+      transcriptPath: '/h/.copilot/session-state/9c9988dc-ff3c/events.jsonl',
+      stopHookActive: false,
+    });
+    // a subagent's agentStop names the parent's transcript under the subagent's id: no extraction
+    expect(
+      copilotAdapter.toEvent(
+        'stop',
+        {
+          ...base,
+          sessionId: '659b61af',
+          transcriptPath: '/h/.copilot/session-state/9c9988dc-ff3c/events.jsonl',
+          agentId: '659b61af',
+          agentType: 'explore',
+          parentAgentId: '9c9988dc-ff3c',
+        },
+        {},
+        '/p',
+      ),
+    ).toMatchObject({ kind: 'stop', sessionId: '659b61af', transcriptPath: '' });
+    // a non-zero exit is a "success" whose text ends with the exit code: the text is the output
+    const text = "Error: Cannot find module '/r/x.js'\n<shellId: 0 completed with exit code 1>";
     const ev = copilotAdapter.toEvent(
       'post-tool-use',
       {
-        timestamp: 1704614700000,
-        cwd: '/r',
+        ...base,
         toolName: 'bash',
-        toolArgs: '{"command":"npm test"}',
-        toolResult: { resultType: 'failure', textResultForLlm: 'Error: 2 failed' },
+        toolArgs: { command: 'node x.js', description: 'run' },
+        toolResult: { resultType: 'success', textResultForLlm: text },
       },
       {},
       '/p',
     );
     expect(ev).toMatchObject({
-      sessionId: '',
-      cwd: '/r',
+      sessionId: '9c9988dc-ff3c',
       toolName: 'Bash',
-      toolInput: { command: 'npm test' },
+      toolInput: { command: 'node x.js' },
+      toolResponse: { output: text },
     });
-    expect(ev.kind === 'post-tool-use' && ev.error).toBe('Error: 2 failed');
+    // postToolUseFailure: `error`, no result; toolArgs as a JSON string are read too
+    const failed = copilotAdapter.toEvent(
+      'post-tool-use',
+      { ...base, toolName: 'bash', toolArgs: '{"command":"npm test"}', error: 'Error: 2 failed' },
+      {},
+      '/p',
+    );
+    expect(failed).toMatchObject({ toolName: 'Bash', toolInput: { command: 'npm test' } });
+    expect(failed.kind === 'post-tool-use' && failed.error).toBe('Error: 2 failed');
   });
 });

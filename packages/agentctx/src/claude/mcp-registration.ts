@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { findOnPath } from '../files/find-on-path.js';
 import { AgentctxError } from '../shared/errors.js';
-import { findOnPath } from '../shared/find-on-path.js';
 import {
   appendMember,
   applyEdit,

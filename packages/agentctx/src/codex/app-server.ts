@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { findOnPath } from '../shared/find-on-path.js';
+import { findOnPath } from '../files/find-on-path.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -1,4 +1,4 @@
-import { findOnPath } from '../shared/find-on-path.js';
+import { findOnPath } from '../files/find-on-path.js';
 import { createAnthropicClient } from './anthropic.js';
 import { createClaudeCliClient } from './claude-cli.js';
 import { claudeSignIn } from './claude-detect.js';

@@ -51,6 +51,8 @@ const SAME_FLOOR = new Set([
   'codex->files',
   'agents->claude',
   'agents->files',
+  // the claude and codex CLI backends are found on PATH
+  'llm->files',
 ]);
 /** Leaves: the only folders of src/ each may import (outside itself). */
 const LEAVES: Record<string, string[]> = {

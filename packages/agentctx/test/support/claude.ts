@@ -9,7 +9,8 @@ import { BIN, isolatedEnv, PACKAGE_ROOT, spawnCollect } from './cli.js';
  * `agentctx` first on PATH so the hooks that `agentctx init` registers run this checkout.
  */
 
-function findUp(rel: string): string | null {
+/** `rel` in this package's folder or the nearest folder above that has it (node_modules). */
+export function findUp(rel: string): string | null {
   let dir = PACKAGE_ROOT;
   for (;;) {
     const p = join(dir, rel);

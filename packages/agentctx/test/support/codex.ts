@@ -1,24 +1,13 @@
 import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { agentctxBinDir } from './claude.js';
-import { isolatedEnv, PACKAGE_ROOT, spawnCollect } from './cli.js';
+import { agentctxBinDir, findUp } from './claude.js';
+import { isolatedEnv, spawnCollect } from './cli.js';
 
 /**
  * Drive the real Codex CLI (`@openai/codex`) offline: a throwaway HOME, CODEX_HOME and TMPDIR,
  * a custom model provider pointing at the fake Responses API on 127.0.0.1, and this checkout's
  * `agentctx` first on PATH so the hooks `agentctx init --agent codex` registers run it.
  */
-
-function findUp(rel: string): string | null {
-  let dir = PACKAGE_ROOT;
-  for (;;) {
-    const p = join(dir, rel);
-    if (existsSync(p)) return p;
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
-}
 
 /** The `codex` binary of the devDependency, or null when it is not installed. */
 export const CODEX_BIN: string | null = findUp(join('node_modules', '.bin', 'codex'));

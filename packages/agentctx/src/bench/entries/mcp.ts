@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { toIndexEntry } from '../../core/retrieval/index-entry.js';
 import { search } from '../../core/retrieval/search.js';
 import { openDb } from '../../database/open.js';
-import type { RecordType } from '../../shared/types.js';
+import { RECORD_TYPES, type RecordType } from '../../shared/types.js';
 import { defineCommand, parseOrExit } from '../args.js';
 import { callJson, connect } from '../mcp-client.js';
 import { BIN, bareEnv, fakeRepo, storePath } from '../paths.js';
@@ -51,15 +51,7 @@ const COMMON =
 const zipfWord = () =>
   rand() < 0.05 ? pick(rand, COMMON) : (VOCAB[Math.floor(VOCAB.length * rand() ** 1.5)] as string);
 const phrase = (n: number) => Array.from({ length: n }, zipfWord).join(' ');
-const TYPES: readonly RecordType[] = [
-  'decision',
-  'convention',
-  'preference',
-  'discovery',
-  'bugfix',
-  'handover',
-  'profile',
-];
+const TYPES: readonly RecordType[] = RECORD_TYPES;
 
 /** Records `from`…`to - 1`: 70% this project, 20% another, 10% global; 10% retired. */
 function* mcpRecords(

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { launch } from '../test/support/browser.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const cli = join(root, 'packages', 'agentctx', 'dist', 'cli.js');
+// the installed entry point, as a user runs it (it also drops Node 22's SQLite experimental warning)
+const cli = join(root, 'packages', 'agentctx', 'bin', 'agentctx.cjs');
 const out = join(root, 'docs', 'screenshots');
 const tmp = mkdtempSync(join(tmpdir(), 'agentctx-screenshots-'));
 const demo = join(tmp, 'demo');

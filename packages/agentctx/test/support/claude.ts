@@ -43,6 +43,20 @@ export function claudeBinDir(parent: string): string {
   return dir;
 }
 
+/** What the real `claude` needs to run offline against the fake Messages API at `apiUrl`. */
+export function claudeOffline(apiUrl: string): Record<string, string> {
+  return {
+    ANTHROPIC_BASE_URL: apiUrl,
+    ANTHROPIC_API_KEY: 'sk-test',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    // claude refuses its permission bypass as root outside a sandbox
+    ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
+  };
+}
+
 /**
  * The environment of a hermetic Claude Code run: isolated HOME / AGENTCTX_HOME /
  * CLAUDE_CONFIG_DIR, the fake API, and PATH = our agentctx, node, the system.
@@ -57,13 +71,7 @@ export function claudeEnv(
   );
   const env = isolatedEnv(home, {
     PATH: path,
-    ANTHROPIC_BASE_URL: apiUrl,
-    ANTHROPIC_API_KEY: 'sk-test',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
+    ...claudeOffline(apiUrl),
     ...extra,
   });
   return env;

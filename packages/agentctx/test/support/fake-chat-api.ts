@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { sendJson, serveLocal } from './fake-server.js';
+import { type ScriptedApi, sendJson, serveLocal } from './fake-server.js';
 
 /**
  * A scriptable stand-in for OpenAI's chat-completions API on 127.0.0.1, for agents that speak
@@ -20,13 +20,8 @@ export interface RecordedChatRequest {
 
 export type ChatScript = (req: RecordedChatRequest, index: number) => ChatReply;
 
-export interface FakeChatApi {
-  /** The base URL to give the agent (`…/v1`). */
-  url: string;
-  requests: RecordedChatRequest[];
-  setScript: (script: ChatScript) => void;
-  close: () => Promise<void>;
-}
+/** Its `url` is the base URL to give the agent (`…/v1`). */
+export type FakeChatApi = ScriptedApi<RecordedChatRequest, ChatScript>;
 
 let counter = 0;
 const nextId = (prefix: string) => `${prefix}_${Date.now().toString(36)}${++counter}`;

@@ -1,4 +1,4 @@
-import { serveLocal } from './fake-server.js';
+import { type ScriptedApi, serveLocal } from './fake-server.js';
 
 /**
  * A scriptable stand-in for the Gemini API on 127.0.0.1, for the real Gemini CLI
@@ -20,13 +20,8 @@ export interface RecordedGeminiRequest {
 
 export type GeminiScript = (req: RecordedGeminiRequest, index: number) => GeminiReply;
 
-export interface FakeGeminiApi {
-  /** The base URL to give Gemini CLI (`GOOGLE_GEMINI_BASE_URL`). */
-  url: string;
-  requests: RecordedGeminiRequest[];
-  setScript: (script: GeminiScript) => void;
-  close: () => Promise<void>;
-}
+/** Its `url` is the base URL to give Gemini CLI (`GOOGLE_GEMINI_BASE_URL`). */
+export type FakeGeminiApi = ScriptedApi<RecordedGeminiRequest, GeminiScript>;
 
 const usage = { promptTokenCount: 100, candidatesTokenCount: 20, totalTokenCount: 120 };
 

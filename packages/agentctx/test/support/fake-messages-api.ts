@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson, serveLocal } from './fake-server.js';
+import { type ScriptedApi, sendJson, serveLocal } from './fake-server.js';
 
 /**
  * A scriptable stand-in for the Anthropic Messages API on 127.0.0.1, for the real SDK and the
@@ -37,13 +37,7 @@ export interface RecordedRequest {
 
 export type Script = (req: RecordedRequest, index: number) => FakeReply;
 
-export interface FakeApi {
-  url: string;
-  requests: RecordedRequest[];
-  /** Replace the script. */
-  setScript: (script: Script) => void;
-  close: () => Promise<void>;
-}
+export type FakeApi = ScriptedApi<RecordedRequest, Script>;
 
 let counter = 0;
 function nextId(prefix: string): string {

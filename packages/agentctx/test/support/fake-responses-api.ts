@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson, serveLocal } from './fake-server.js';
+import { type ScriptedApi, sendJson, serveLocal } from './fake-server.js';
 
 /**
  * A scriptable stand-in for the OpenAI Responses API on 127.0.0.1, for the real Codex CLI.
@@ -21,13 +21,8 @@ export interface RecordedResponsesRequest {
 
 export type ResponsesScript = (req: RecordedResponsesRequest, index: number) => ResponseItem[];
 
-export interface FakeResponsesApi {
-  /** The base URL to give Codex (`…/v1`). */
-  url: string;
-  requests: RecordedResponsesRequest[];
-  setScript: (script: ResponsesScript) => void;
-  close: () => Promise<void>;
-}
+/** Its `url` is the base URL to give Codex (`…/v1`). */
+export type FakeResponsesApi = ScriptedApi<RecordedResponsesRequest, ResponsesScript>;
 
 let counter = 0;
 const nextId = (prefix: string) => `${prefix}_fake${Date.now().toString(36)}${++counter}`;

@@ -13,6 +13,17 @@ export interface RequestBody {
   body: Record<string, unknown>;
 }
 
+/**
+ * A scripted fake model API: the base URL to give the agent, every request it received in order,
+ * the script that answers the next ones, and close.
+ */
+export interface ScriptedApi<Req, Script> {
+  url: string;
+  requests: Req[];
+  setScript: (script: Script) => void;
+  close: () => Promise<void>;
+}
+
 export interface LocalServer {
   /** `http://127.0.0.1:<port>` */
   origin: string;

@@ -100,34 +100,27 @@ export class TranscriptBuilder {
     return this;
   }
 
-  assistant(text: string): this {
+  /** An assistant line: `message` gets the next message id and the assistant role. */
+  private pushAssistant(message: Record<string, unknown>): this {
     this.n++;
     this.lines.push({
       ...this.common(),
       type: 'assistant',
-      message: {
-        id: `msg_${this.n}`,
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-opus-5-5',
-        content: [{ type: 'text', text }],
-      },
+      message: { id: `msg_${this.n}`, ...message, role: 'assistant' },
     });
     return this;
   }
 
-  thinking(text: string): this {
-    this.n++;
-    this.lines.push({
-      ...this.common(),
-      type: 'assistant',
-      message: {
-        id: `msg_${this.n}`,
-        role: 'assistant',
-        content: [{ type: 'thinking', thinking: text, signature: 'sig' }],
-      },
+  assistant(text: string): this {
+    return this.pushAssistant({
+      type: 'message',
+      model: 'claude-opus-5-5',
+      content: [{ type: 'text', text }],
     });
-    return this;
+  }
+
+  thinking(text: string): this {
+    return this.pushAssistant({ content: [{ type: 'thinking', thinking: text, signature: 'sig' }] });
   }
 
   /** A tool call and its result (two lines, as the client writes them). */

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { expect } from 'vitest';
-import { CLAUDE_BIN, claudeBinDir, processWithEnv } from './claude.js';
+import { CLAUDE_BIN, claudeBinDir, claudeOffline, processWithEnv } from './claude.js';
 import { assertIsolatedEnv, isolatedEnv, type RunResult, spawnCollect } from './cli.js';
 import { packInCopy } from './pack-copy.js';
 
@@ -89,13 +89,7 @@ export function userEnv(home: string, tmp: string, prefix: string, apiUrl: strin
     TMPDIR: tmp,
     // where this user's `npm install -g` and `npm uninstall -g` go
     npm_config_prefix: prefix,
-    ANTHROPIC_BASE_URL: apiUrl,
-    ANTHROPIC_API_KEY: 'sk-test',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
+    ...claudeOffline(apiUrl),
   });
   // a new user sets none of these: the defaults under HOME and TMPDIR are what is walked
   // (~/.agentctx, ~/.claude, ~/.claude.json, $TMPDIR)

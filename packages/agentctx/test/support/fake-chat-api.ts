@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type ScriptedApi, sendJson, serveLocal } from './fake-server.js';
+import { type ScriptedApi, scriptedApi, sendJson, serveLocal } from './fake-server.js';
 
 /**
  * A scriptable stand-in for OpenAI's chat-completions API on 127.0.0.1, for agents that speak
@@ -103,14 +103,9 @@ export async function startFakeChatApi(script: ChatScript = defaultScript): Prom
     }
     answer(res, reply, String(body.model ?? 'm'), body.stream === true);
   });
-  return {
-    url: `${server.origin}/v1`,
-    requests,
-    setScript: (s) => {
-      current = s;
-    },
-    close: server.close,
-  };
+  return scriptedApi(`${server.origin}/v1`, requests, server, (s) => {
+    current = s;
+  });
 }
 
 /** The texts of a request's messages with `role` (string content or text parts). */

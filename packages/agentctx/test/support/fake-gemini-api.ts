@@ -1,4 +1,4 @@
-import { type ScriptedApi, serveLocal } from './fake-server.js';
+import { type ScriptedApi, scriptedApi, serveLocal } from './fake-server.js';
 
 /**
  * A scriptable stand-in for the Gemini API on 127.0.0.1, for the real Gemini CLI
@@ -70,14 +70,9 @@ export async function startFakeGeminiApi(script: GeminiScript = defaultScript): 
     res.write(`data: ${JSON.stringify(response(reply))}\r\n\r\n`);
     res.end();
   });
-  return {
-    url: `${server.origin}`,
-    requests,
-    setScript: (s) => {
-      current = s;
-    },
-    close: server.close,
-  };
+  return scriptedApi(`${server.origin}`, requests, server, (s) => {
+    current = s;
+  });
 }
 
 /** Every text part of a request: its system instruction and contents, in order. */

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ScriptedApi, sendJson, serveLocal } from './fake-server.js';
+import { type ScriptedApi, scriptedApi, sendJson, serveLocal } from './fake-server.js';
 
 /**
  * A scriptable stand-in for the Anthropic Messages API on 127.0.0.1, for the real SDK and the
@@ -150,14 +150,9 @@ export async function startFakeApi(script: Script = defaultScript): Promise<Fake
     if (reply.delayMs) setTimeout(send, reply.delayMs);
     else send();
   });
-  return {
-    url: `${server.origin}`,
-    requests,
-    setScript: (s) => {
-      current = s;
-    },
-    close: server.close,
-  };
+  return scriptedApi(`${server.origin}`, requests, server, (s) => {
+    current = s;
+  });
 }
 
 /** Does any request body so far contain `needle`? */

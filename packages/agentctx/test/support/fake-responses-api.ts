@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ScriptedApi, sendJson, serveLocal } from './fake-server.js';
+import { type ScriptedApi, scriptedApi, sendJson, serveLocal } from './fake-server.js';
 
 /**
  * A scriptable stand-in for the OpenAI Responses API on 127.0.0.1, for the real Codex CLI.
@@ -124,14 +124,9 @@ export async function startFakeResponsesApi(
     }
     stream(res, items, String(body.model ?? 'gpt-5'));
   });
-  return {
-    url: `${server.origin}/v1`,
-    requests,
-    setScript: (s) => {
-      current = s;
-    },
-    close: server.close,
-  };
+  return scriptedApi(`${server.origin}/v1`, requests, server, (s) => {
+    current = s;
+  });
 }
 
 /**

@@ -24,6 +24,16 @@ export interface ScriptedApi<Req, Script> {
   close: () => Promise<void>;
 }
 
+/** The API object over a running local server; `setScript` swaps the script its handler reads. */
+export function scriptedApi<Req, Script>(
+  url: string,
+  requests: Req[],
+  server: { close: () => Promise<void> },
+  setScript: (script: Script) => void,
+): ScriptedApi<Req, Script> {
+  return { url, requests, setScript, close: server.close };
+}
+
 export interface LocalServer {
   /** `http://127.0.0.1:<port>` */
   origin: string;
